@@ -1,0 +1,47 @@
+// The world's SQLite schema. One JSON-document table with the columns lists and attribution need, plus the
+// change log (the diff's source), idempotency records and the request trace.
+export const WORLD_SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS objects (
+  type TEXT NOT NULL,
+  id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  created INTEGER NOT NULL,
+  customer TEXT,
+  deleted INTEGER NOT NULL DEFAULT 0,
+  data TEXT NOT NULL,
+  PRIMARY KEY (type, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS objects_by_created ON objects (type, created DESC, seq DESC);
+CREATE INDEX IF NOT EXISTS objects_by_customer ON objects (type, customer, created DESC, seq DESC);
+CREATE TABLE IF NOT EXISTS changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  request_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  id TEXT NOT NULL,
+  customer TEXT,
+  before TEXT,
+  after TEXT
+);
+CREATE TABLE IF NOT EXISTS idempotency (
+  key TEXT PRIMARY KEY,
+  fingerprint TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  request_id TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS trace (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  request_id TEXT NOT NULL,
+  service TEXT NOT NULL,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  query TEXT NOT NULL,
+  request_body TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  response_body TEXT NOT NULL,
+  replayed INTEGER NOT NULL DEFAULT 0,
+  note TEXT
+);
+`;

@@ -1,0 +1,132 @@
+// A world: one simulated account (billing store + help desk) in one SQLite Durable Object.
+// RPC methods only; the Worker authenticates and shapes HTTP, the services here enforce the domain rules.
+import { DurableObject } from "cloudflare:workers";
+import type { SeedDocument } from "../src/core/seed/schema";
+import { foldChanges } from "../src/core/diff/fold";
+import type { ObjectType, WorldDiff } from "../src/core/diff/types";
+import { WORLD_SCHEMA } from "./store/schema";
+import { Store, type StoredObject } from "./store/store";
+import type { Service, ServiceHandler, TraceRecord, TwinRequest, TwinResponse } from "./twin";
+import { stripeService } from "./stripe/service";
+import { helpdeskService } from "./helpdesk/service";
+import { seedBilling } from "./stripe/seed";
+import { seedHelpdesk } from "./helpdesk/seed";
+import { unauthorized } from "./unauthorized";
+
+export interface WorldInit {
+  worldId: string;
+  keyHash: string;
+  seed: SeedDocument;
+  seedHash: string;
+  /** A scenario document (rate limits, latency...) applied to the twins; null = a well-behaved API. */
+  scenario?: unknown;
+}
+
+export interface WorldInfo {
+  id: string;
+  seed: { name: string; hash: string };
+  clock: string;
+  objects: Partial<Record<ObjectType, number>>;
+  requests: { stripe: number; helpdesk: number };
+  changes: number;
+}
+
+const SERVICES: Record<Service, ServiceHandler> = { stripe: stripeService, helpdesk: helpdeskService };
+
+export class World extends DurableObject {
+  private readonly store: Store;
+
+  constructor(ctx: DurableObjectState, env: unknown) {
+    super(ctx, env as never);
+    this.store = new Store(ctx.storage.sql);
+    ctx.blockConcurrencyWhile(async () => {
+      ctx.storage.sql.exec(WORLD_SCHEMA);
+    });
+  }
+
+  /** Seeds the world in one transaction. Refuses a second seeding: a world's baseline never moves. */
+  init(args: WorldInit): { objects: number } {
+    if (this.store.meta("world_id")) throw new Error(`world ${args.worldId} is already seeded`);
+    const clockUnix = Math.floor(Date.parse(args.seed.clock) / 1000);
+    return this.ctx.storage.transactionSync(() => {
+      this.store.setMeta("world_id", args.worldId);
+      this.store.setMeta("key_hash", args.keyHash);
+      this.store.setMeta("seed_name", args.seed.name);
+      this.store.setMeta("seed_hash", args.seedHash);
+      this.store.setMeta("clock", args.seed.clock);
+      this.store.setMeta("clock_unix", String(clockUnix));
+      this.store.setMeta("currency", args.seed.currency);
+      this.store.setMeta("stripe_version", args.seed.stripe_version ?? "");
+      this.store.setMeta("scenario", JSON.stringify(args.scenario ?? null));
+      const ctx = { clock: clockUnix, currency: args.seed.currency };
+      const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store)];
+      this.store.seedInsertMany(rows);
+      return { objects: rows.length };
+    });
+  }
+
+  twin(req: TwinRequest): TwinResponse {
+    const worldId = this.store.meta("world_id");
+    if (!worldId || this.store.meta("key_hash") !== req.keyHash) return unauthorized(req.service);
+    const transact = <T>(fn: () => T): T => this.ctx.storage.transactionSync(fn);
+    this.store.beginRequest(req.requestId);
+    const res = SERVICES[req.service].handle(this.store, req, transact);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO trace (request_id, service, method, path, query, request_body, status, response_body, replayed, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, res.body, res.replayed ? 1 : 0, res.note ?? null,
+    );
+    return res;
+  }
+
+  diff(): WorldDiff {
+    this.requireSeeded();
+    return foldChanges(this.store.changes(), {
+      world: this.store.meta("world_id")!,
+      seed: { name: this.store.meta("seed_name")!, hash: this.store.meta("seed_hash")! },
+      clock: this.store.meta("clock")!,
+    });
+  }
+
+  objects(type: ObjectType): StoredObject[] {
+    this.requireSeeded();
+    return this.store.list(type, { includeDeleted: true });
+  }
+
+  traceRecords(): TraceRecord[] {
+    return this.ctx.storage.sql
+      .exec<{ seq: number; request_id: string; service: string; method: string; path: string; query: string; request_body: string; status: number; response_body: string; replayed: number; note: string | null }>(
+        "SELECT * FROM trace ORDER BY seq",
+      )
+      .toArray()
+      .map((r) => ({ ...r, service: r.service as Service, replayed: r.replayed === 1, note: (r.note as TraceRecord["note"]) ?? null }));
+  }
+
+  info(): WorldInfo | null {
+    const id = this.store.meta("world_id");
+    if (!id) return null;
+    const objects: Partial<Record<ObjectType, number>> = {};
+    for (const r of this.ctx.storage.sql.exec<{ type: string; n: number }>("SELECT type, COUNT(*) AS n FROM objects WHERE deleted = 0 GROUP BY type ORDER BY type").toArray())
+      objects[r.type as ObjectType] = r.n;
+    const req = (s: Service) => this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM trace WHERE service = ?", s).one().n;
+    return {
+      id,
+      seed: { name: this.store.meta("seed_name")!, hash: this.store.meta("seed_hash")! },
+      clock: this.store.meta("clock")!,
+      objects,
+      requests: { stripe: req("stripe"), helpdesk: req("helpdesk") },
+      changes: this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM changes").one().n,
+    };
+  }
+
+  /** Deletes everything the world holds; returns the trace as JSON lines so the caller can archive it first. */
+  async destroy(): Promise<{ trace: string }> {
+    const trace = this.traceRecords().map((t) => JSON.stringify(t)).join("\n");
+    await this.ctx.storage.deleteAll();
+    this.ctx.storage.sql.exec(WORLD_SCHEMA);
+    return { trace: trace ? trace + "\n" : "" };
+  }
+
+  private requireSeeded(): void {
+    if (!this.store.meta("world_id")) throw new Error("world not found");
+  }
+}

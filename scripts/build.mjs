@@ -1,0 +1,34 @@
+// Builds the two artefacts a checkout needs: the Worker bundle Miniflare runs (dist/worker) and the Node CLI
+// (dist/cli). Runs from `prepare`, so `npm ci` alone leaves `npx worlds` working.
+import { build } from "esbuild";
+import { execFileSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const quiet = process.argv.includes("--quiet");
+
+if (!existsSync(join(root, "src", "index.ts"))) process.exit(0); // nothing to build yet (fresh scaffold)
+
+rmSync(join(root, "dist", "worker"), { recursive: true, force: true });
+execFileSync(
+  process.execPath,
+  [join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--dry-run", "--outdir", "dist/worker", "--config", "wrangler.toml"],
+  { cwd: root, stdio: quiet ? "ignore" : ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
+);
+
+if (existsSync(join(root, "src", "cli", "main.ts"))) {
+  await build({
+    entryPoints: [join(root, "src", "cli", "main.ts")],
+    outfile: join(root, "dist", "cli", "main.mjs"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    sourcemap: true,
+    packages: "external",
+    logLevel: "warning",
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+}

@@ -1,0 +1,23 @@
+import { Hono } from "hono";
+import type { AppEnv } from "./env";
+import { twin } from "./routes/twin";
+import { requireToken } from "./routes/admin/auth";
+import { seeds } from "./routes/admin/seeds";
+import { worldsRoutes } from "./routes/admin/worlds";
+import { adminError } from "./routes/admin/errors";
+
+export const app = new Hono<AppEnv>();
+
+app.get("/health", (c) => c.json({ ok: true, service: "worlds" }));
+
+app.use("/admin/*", requireToken);
+app.route("/admin/seeds", seeds);
+app.route("/admin/worlds", worldsRoutes);
+
+app.route("/", twin);
+
+app.notFound((c) => adminError(c, 404, "not_found", `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
+app.onError((err, c) => {
+  console.error("worlds: unhandled error", err);
+  return adminError(c, 500, "internal_error", err instanceof Error ? err.message : String(err));
+});

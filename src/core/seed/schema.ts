@@ -1,0 +1,304 @@
+// The seed document: a world's starting state. Objects are written in the billing API's own (current-version)
+// shapes so an agent sees exactly what the seed author wrote; fields the API always carries but a seed author
+// rarely cares about (object, livemode, empty metadata...) are filled in when the world is seeded.
+// Every object schema is strict: an unknown field is an error that names its path.
+import { z } from "zod";
+
+const id = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), `must be an id starting with ${prefix}_`);
+const ts = z.number().int().nonnegative(); // unix seconds
+const amount = z.number().int();
+const currency = z.string().regex(/^[a-z]{3}$/, "must be a lowercase 3-letter ISO currency code");
+const metadata = z.record(z.string(), z.string()).optional();
+
+export const seedCustomer = z.strictObject({
+  id: id("cus"),
+  email: z.string().email().nullable(),
+  name: z.string().nullable(),
+  created: ts.optional(),
+  balance: amount.optional(),
+  currency: currency.nullable().optional(),
+  description: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  delinquent: z.boolean().optional(),
+  metadata,
+});
+
+export const seedProduct = z.strictObject({
+  id: id("prod"),
+  name: z.string(),
+  active: z.boolean().optional(),
+  description: z.string().nullable().optional(),
+  created: ts.optional(),
+  metadata,
+});
+
+export const seedPrice = z.strictObject({
+  id: id("price"),
+  product: id("prod"),
+  unit_amount: amount.nonnegative(),
+  currency: currency.optional(),
+  nickname: z.string().nullable().optional(),
+  active: z.boolean().optional(),
+  lookup_key: z.string().nullable().optional(),
+  recurring: z
+    .strictObject({ interval: z.enum(["day", "week", "month", "year"]), interval_count: z.number().int().positive().optional() })
+    .nullable()
+    .optional(),
+  created: ts.optional(),
+  metadata,
+});
+
+export const seedSubscriptionItem = z.strictObject({
+  id: id("si"),
+  price: id("price"),
+  quantity: z.number().int().positive().optional(),
+  current_period_start: ts,
+  current_period_end: ts,
+  created: ts.optional(),
+  metadata,
+});
+
+export const subscriptionStatus = z.enum([
+  "incomplete",
+  "incomplete_expired",
+  "trialing",
+  "active",
+  "past_due",
+  "canceled",
+  "unpaid",
+  "paused",
+]);
+
+export const seedSubscription = z.strictObject({
+  id: id("sub"),
+  customer: id("cus"),
+  status: subscriptionStatus,
+  items: z.array(seedSubscriptionItem).min(1),
+  created: ts.optional(),
+  start_date: ts.optional(),
+  billing_cycle_anchor: ts.optional(),
+  cancel_at_period_end: z.boolean().optional(),
+  cancel_at: ts.nullable().optional(),
+  canceled_at: ts.nullable().optional(),
+  ended_at: ts.nullable().optional(),
+  trial_start: ts.nullable().optional(),
+  trial_end: ts.nullable().optional(),
+  latest_invoice: id("in").nullable().optional(),
+  collection_method: z.enum(["charge_automatically", "send_invoice"]).optional(),
+  currency: currency.optional(),
+  description: z.string().nullable().optional(),
+  metadata,
+});
+
+export const seedInvoiceLine = z.strictObject({
+  id: id("il"),
+  amount: amount,
+  description: z.string().nullable().optional(),
+  price: id("price").nullable().optional(),
+  quantity: z.number().int().nonnegative().nullable().optional(),
+  period: z.strictObject({ start: ts, end: ts }),
+  proration: z.boolean().optional(),
+  subscription_item: id("si").nullable().optional(),
+  metadata,
+});
+
+export const invoiceStatus = z.enum(["draft", "open", "paid", "void", "uncollectible"]);
+
+export const seedInvoice = z.strictObject({
+  id: id("in"),
+  customer: id("cus"),
+  status: invoiceStatus,
+  number: z.string().nullable().optional(),
+  currency: currency.optional(),
+  subscription: id("sub").nullable().optional(),
+  lines: z.array(seedInvoiceLine),
+  amount_paid: amount.nonnegative().optional(),
+  starting_balance: amount.optional(),
+  created: ts.optional(),
+  due_date: ts.nullable().optional(),
+  period_start: ts.optional(),
+  period_end: ts.optional(),
+  payment_intent: id("pi").nullable().optional(),
+  charge: id("ch").nullable().optional(),
+  collection_method: z.enum(["charge_automatically", "send_invoice"]).optional(),
+  description: z.string().nullable().optional(),
+  finalized_at: ts.nullable().optional(),
+  paid_at: ts.nullable().optional(),
+  voided_at: ts.nullable().optional(),
+  marked_uncollectible_at: ts.nullable().optional(),
+  metadata,
+});
+
+export const seedCharge = z.strictObject({
+  id: id("ch"),
+  customer: id("cus").nullable(),
+  amount: amount.positive(),
+  amount_refunded: amount.nonnegative().optional(),
+  currency: currency.optional(),
+  status: z.enum(["succeeded", "pending", "failed"]).optional(),
+  payment_intent: id("pi").nullable().optional(),
+  invoice: id("in").nullable().optional(),
+  description: z.string().nullable().optional(),
+  created: ts.optional(),
+  disputed: z.boolean().optional(),
+  failure_code: z.string().nullable().optional(),
+  failure_message: z.string().nullable().optional(),
+  receipt_email: z.string().nullable().optional(),
+  statement_descriptor: z.string().nullable().optional(),
+  payment_method_details: z
+    .strictObject({ type: z.literal("card"), card: z.strictObject({ brand: z.string(), last4: z.string().regex(/^\d{4}$/), exp_month: z.number().int(), exp_year: z.number().int() }) })
+    .optional(),
+  metadata,
+});
+
+export const seedPaymentIntent = z.strictObject({
+  id: id("pi"),
+  customer: id("cus").nullable(),
+  amount: amount.positive(),
+  amount_received: amount.nonnegative().optional(),
+  currency: currency.optional(),
+  status: z.enum(["requires_payment_method", "requires_confirmation", "requires_action", "processing", "requires_capture", "canceled", "succeeded"]),
+  latest_charge: id("ch").nullable().optional(),
+  invoice: id("in").nullable().optional(),
+  description: z.string().nullable().optional(),
+  created: ts.optional(),
+  metadata,
+});
+
+export const refundReason = z.enum(["duplicate", "fraudulent", "requested_by_customer", "expired_uncaptured_charge"]);
+
+export const seedRefund = z.strictObject({
+  id: id("re"),
+  charge: id("ch"),
+  amount: amount.positive(),
+  currency: currency.optional(),
+  reason: refundReason.nullable().optional(),
+  status: z.enum(["pending", "succeeded", "failed", "canceled", "requires_action"]).optional(),
+  created: ts.optional(),
+  metadata,
+});
+
+export const seedCreditNoteLine = z.strictObject({
+  id: id("cnli"),
+  amount: amount.nonnegative(),
+  description: z.string().nullable().optional(),
+  invoice_line_item: id("il").nullable().optional(),
+  quantity: z.number().int().nonnegative().nullable().optional(),
+  type: z.enum(["invoice_line_item", "custom_line_item"]).optional(),
+});
+
+export const seedCreditNote = z.strictObject({
+  id: id("cn"),
+  invoice: id("in"),
+  customer: id("cus").optional(),
+  number: z.string().optional(),
+  status: z.enum(["issued", "void"]).optional(),
+  type: z.enum(["pre_payment", "post_payment"]).optional(),
+  reason: z.enum(["duplicate", "fraudulent", "order_change", "product_unsatisfactory"]).nullable().optional(),
+  memo: z.string().nullable().optional(),
+  lines: z.array(seedCreditNoteLine).min(1),
+  credit_amount: amount.nonnegative().optional(),
+  refund_amount: amount.nonnegative().optional(),
+  out_of_band_amount: amount.nonnegative().optional(),
+  refund: id("re").nullable().optional(),
+  customer_balance_transaction: id("cbtxn").nullable().optional(),
+  created: ts.optional(),
+  voided_at: ts.nullable().optional(),
+  metadata,
+});
+
+export const balanceTransactionType = z.enum([
+  "adjustment",
+  "applied_to_invoice",
+  "credit_note",
+  "initial",
+  "invoice_overpaid",
+  "invoice_too_large",
+  "invoice_too_small",
+  "unspent_receiver_credit",
+  "unapplied_from_invoice",
+]);
+
+export const seedBalanceTransaction = z.strictObject({
+  id: id("cbtxn"),
+  customer: id("cus"),
+  amount: amount,
+  currency: currency.optional(),
+  type: balanceTransactionType.optional(),
+  description: z.string().nullable().optional(),
+  invoice: id("in").nullable().optional(),
+  credit_note: id("cn").nullable().optional(),
+  ending_balance: amount.optional(),
+  created: ts.optional(),
+  metadata,
+});
+
+export const ticketStatus = z.enum(["new", "open", "pending", "hold", "solved", "closed"]);
+export const ticketPriority = z.enum(["low", "normal", "high", "urgent"]);
+
+export const seedTicketComment = z.strictObject({
+  id: z.number().int().positive().optional(),
+  author_id: z.number().int().positive().optional(),
+  body: z.string(),
+  public: z.boolean().optional(),
+  created_at: z.string().datetime().optional(),
+});
+
+export const seedTicket = z.strictObject({
+  id: z.number().int().positive(),
+  subject: z.string(),
+  description: z.string(),
+  status: ticketStatus.optional(),
+  priority: ticketPriority.nullable().optional(),
+  type: z.enum(["problem", "incident", "question", "task"]).nullable().optional(),
+  tags: z.array(z.string()).optional(),
+  requester_id: z.number().int().positive().optional(),
+  requester: z.strictObject({ email: z.string().email(), name: z.string().optional() }).optional(),
+  assignee_id: z.number().int().positive().nullable().optional(),
+  created_at: z.string().datetime().optional(),
+  created_offset: z.number().int().optional(), // seconds relative to the world clock; tasks files place tickets this way
+  comments: z.array(seedTicketComment).optional(),
+  external_id: z.string().nullable().optional(),
+});
+
+export const seedUser = z.strictObject({
+  id: z.number().int().positive(),
+  name: z.string(),
+  email: z.string().email(),
+  role: z.enum(["end-user", "agent", "admin"]).optional(),
+  created_at: z.string().datetime().optional(),
+});
+
+export const seedData = z.strictObject({
+  customers: z.array(seedCustomer).default([]),
+  products: z.array(seedProduct).default([]),
+  prices: z.array(seedPrice).default([]),
+  subscriptions: z.array(seedSubscription).default([]),
+  invoices: z.array(seedInvoice).default([]),
+  charges: z.array(seedCharge).default([]),
+  payment_intents: z.array(seedPaymentIntent).default([]),
+  refunds: z.array(seedRefund).default([]),
+  credit_notes: z.array(seedCreditNote).default([]),
+  balance_transactions: z.array(seedBalanceTransaction).default([]),
+  tickets: z.array(seedTicket).default([]),
+  users: z.array(seedUser).default([]),
+});
+
+export const seedDocument = z.strictObject({
+  version: z.literal(1),
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be lowercase letters, digits and dashes"),
+  description: z.string().optional(),
+  clock: z.string().datetime({ offset: true }),
+  currency: currency,
+  stripe_version: z.string().regex(/^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/).optional(),
+  account: z.strictObject({ name: z.string(), support_email: z.string().email().optional() }).optional(),
+  data: seedData,
+});
+
+export type SeedDocument = z.infer<typeof seedDocument>;
+export type SeedData = SeedDocument["data"];
+export type SeedCustomer = z.infer<typeof seedCustomer>;
+export type SeedTicket = z.infer<typeof seedTicket>;
+export type SeedUser = z.infer<typeof seedUser>;
+export type SeedCollection = keyof SeedData;

@@ -1,0 +1,13 @@
+// Bindings the Worker sees (wrangler.toml) plus the server token secret.
+import type { World } from "../durable-objects/world";
+
+export interface Env {
+  WORLD: DurableObjectNamespace<World>;
+  EPISODES: Queue<unknown>;
+  DB: D1Database;
+  ARTIFACTS: R2Bucket;
+  /** Admin token (`wrangler secret put WORLDS_TOKEN`; `worlds serve` and `--server auto` mint one). */
+  WORLDS_TOKEN?: string;
+}
+
+export type AppEnv = { Bindings: Env; Variables: { requestId: string } };

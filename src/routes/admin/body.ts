@@ -1,0 +1,22 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { ADMIN_BODY_LIMIT, readBodyLimited } from "../../http/limits";
+import { zodIssues } from "../../core/seed/parse";
+import { adminError } from "./errors";
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/** Reads a JSON body within the admin limit and validates it, answering 400/413 with the paths at fault. */
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<Parsed<z.infer<S>>> {
+  const raw = await readBodyLimited(c.req.raw, ADMIN_BODY_LIMIT);
+  if (raw === null) return { ok: false, response: adminError(c, 413, "body_too_large", `Request body is larger than ${ADMIN_BODY_LIMIT} bytes.`) };
+  let json: unknown;
+  try {
+    json = raw.trim() === "" ? {} : JSON.parse(raw);
+  } catch (e) {
+    return { ok: false, response: adminError(c, 400, "invalid_json", `Request body is not valid JSON: ${(e as Error).message}`) };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) return { ok: false, response: adminError(c, 400, "invalid_request", "Request body does not match the expected shape.", zodIssues(parsed.error)) };
+  return { ok: true, value: parsed.data };
+}

@@ -1,0 +1,75 @@
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../env";
+import { BUNDLED_SEEDS } from "../../seeds/bundled";
+import { parseSeed } from "../../core/seed/parse";
+import { OBJECT_TYPES } from "../../core/diff/types";
+import { createWorld, destroyWorld, WorldNotFound } from "../../worlds/lifecycle";
+import { jsonBody } from "./body";
+import { adminError } from "./errors";
+
+export const worldsRoutes = new Hono<AppEnv>();
+
+const createBody = z.strictObject({
+  seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())]),
+  scenario: z.union([z.string(), z.record(z.string(), z.unknown()), z.null()]).optional(),
+});
+
+worldsRoutes.post("/", async (c) => {
+  const body = await jsonBody(c, createBody);
+  if (!body.ok) return body.response;
+  const raw = typeof body.value.seed === "string" ? BUNDLED_SEEDS[body.value.seed] : body.value.seed;
+  if (raw === undefined) return adminError(c, 404, "seed_not_found", `No bundled seed named '${body.value.seed}'. GET /admin/seeds lists them, or send the seed document inline.`);
+  const parsed = parseSeed(raw);
+  if (!parsed.ok) return adminError(c, 400, "invalid_seed", `The seed document has ${parsed.issues.length} problem(s).`, parsed.issues);
+  const world = await createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: body.value.scenario ?? null });
+  return c.json(world, 201);
+});
+
+const idParam = (c: Context<AppEnv>) => c.req.param("id") ?? "";
+const validId = (id: string) => /^w_[A-Za-z0-9]{16}$/.test(id);
+
+worldsRoutes.get("/:id", async (c) => {
+  const id = idParam(c);
+  const info = validId(id) ? await c.env.WORLD.getByName(id).info() : null;
+  if (!info) return notFound(c, id);
+  return c.json(info);
+});
+
+worldsRoutes.get("/:id/diff", async (c) => {
+  const id = idParam(c);
+  if (!validId(id) || !(await c.env.WORLD.getByName(id).info())) return notFound(c, id);
+  return c.json(await c.env.WORLD.getByName(id).diff());
+});
+
+worldsRoutes.get("/:id/objects", async (c) => {
+  const id = idParam(c);
+  const type = c.req.query("type") ?? "";
+  if (!(OBJECT_TYPES as readonly string[]).includes(type))
+    return adminError(c, 400, "invalid_type", `type must be one of ${OBJECT_TYPES.join(", ")}.`);
+  if (!validId(id) || !(await c.env.WORLD.getByName(id).info())) return notFound(c, id);
+  return c.json({ data: await c.env.WORLD.getByName(id).objects(type as (typeof OBJECT_TYPES)[number]) });
+});
+
+worldsRoutes.get("/:id/trace", async (c) => {
+  const id = idParam(c);
+  if (!validId(id) || !(await c.env.WORLD.getByName(id).info())) return notFound(c, id);
+  const lines = (await c.env.WORLD.getByName(id).traceRecords()).map((t) => JSON.stringify(t) + "\n").join("");
+  return c.body(lines, 200, { "content-type": "application/x-ndjson" });
+});
+
+worldsRoutes.delete("/:id", async (c) => {
+  const id = idParam(c);
+  if (!validId(id)) return notFound(c, id);
+  try {
+    const { trace_key } = await destroyWorld(c.env, id);
+    return c.json({ id, deleted: true, trace: trace_key });
+  } catch (e) {
+    if (e instanceof WorldNotFound) return notFound(c, id);
+    throw e;
+  }
+});
+
+function notFound(c: Context, id: string): Response {
+  return adminError(c, 404, "world_not_found", `No world '${id}' on this server (it may have been deleted).`);
+}

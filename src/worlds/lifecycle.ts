@@ -1,0 +1,54 @@
+// Creating and destroying worlds: shared by the admin API and the episode consumer.
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import type { Env } from "../env";
+import { worlds } from "../db/schema";
+import type { SeedDocument } from "../core/seed/schema";
+import { seedHash } from "../core/seed/parse";
+import { sha256Hex } from "../core/util/canonical";
+import { newWorldId, newWorldKey } from "../http/ids";
+
+export interface CreatedWorld {
+  id: string;
+  key: string;
+  seed: { name: string; hash: string };
+  objects: number;
+  stripe_api_base: string;
+  zendesk_url: string;
+}
+
+export function worldEndpoints(origin: string): { stripe_api_base: string; zendesk_url: string } {
+  return { stripe_api_base: origin, zendesk_url: origin };
+}
+
+export async function createWorld(env: Env, seed: SeedDocument, origin: string, opts: { scenario?: unknown; runId?: string; hash?: string } = {}): Promise<CreatedWorld> {
+  const id = newWorldId();
+  const key = newWorldKey(id);
+  const hash = opts.hash ?? (await seedHash(seed));
+  const stub = env.WORLD.getByName(id);
+  const { objects } = await stub.init({ worldId: id, keyHash: await sha256Hex(key), seed, seedHash: hash, scenario: opts.scenario ?? null });
+  await drizzle(env.DB)
+    .insert(worlds)
+    .values({ id, seedName: seed.name, seedHash: hash, objects, createdAt: new Date(), runId: opts.runId ?? null })
+    .onConflictDoNothing();
+  return { id, key, seed: { name: seed.name, hash }, objects, ...worldEndpoints(origin) };
+}
+
+/** Archives the world's trace to R2 (traces/<world>.jsonl), then deletes its storage and marks it deleted. */
+export async function destroyWorld(env: Env, id: string): Promise<{ trace_key: string }> {
+  const stub = env.WORLD.getByName(id);
+  const info = await stub.info();
+  if (!info) throw new WorldNotFound(id);
+  const traceKey = `traces/${id}.jsonl`;
+  const trace = (await stub.traceRecords()).map((t) => JSON.stringify(t)).join("\n");
+  await env.ARTIFACTS.put(traceKey, trace ? trace + "\n" : "", { httpMetadata: { contentType: "application/x-ndjson" }, customMetadata: { world: id } });
+  await stub.destroy();
+  await drizzle(env.DB).update(worlds).set({ deletedAt: new Date() }).where(eq(worlds.id, id));
+  return { trace_key: traceKey };
+}
+
+export class WorldNotFound extends Error {
+  constructor(readonly worldId: string) {
+    super(`No world ${worldId}.`);
+  }
+}

@@ -1,0 +1,42 @@
+import { exports, env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+
+const admin = { authorization: "Bearer test-token", "content-type": "application/json" };
+const call = (path: string, init: RequestInit = {}) => exports.default.fetch(new Request(`http://twin.test${path}`, init));
+
+describe("admin API", () => {
+  it("answers health without a token", async () => {
+    const res = await call("/health");
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses admin routes without the server token", async () => {
+    expect((await call("/admin/seeds")).status).toBe(401);
+    expect((await call("/admin/seeds", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+  });
+
+  it("creates a world from a bundled seed, registers it in D1, and deletes it with its trace archived in R2", async () => {
+    const res = await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small" }) });
+    expect(res.status).toBe(201);
+    const world = (await res.json()) as { id: string; key: string; stripe_api_base: string };
+    expect(world.id).toMatch(/^w_[A-Za-z0-9]{16}$/);
+    expect(world.key.startsWith("sk_test_")).toBe(true);
+    const row = await env.DB.prepare("SELECT seed_name FROM worlds WHERE id = ?").bind(world.id).first<{ seed_name: string }>();
+    expect(row?.seed_name).toBe("acme-small");
+    const del = await call(`/admin/worlds/${world.id}`, { method: "DELETE", headers: admin });
+    expect(del.status).toBe(200);
+    expect(await env.ARTIFACTS.head(`traces/${world.id}.jsonl`)).not.toBeNull();
+    expect((await call(`/admin/worlds/${world.id}`, { headers: admin })).status).toBe(404);
+  });
+
+  it("names the path of every problem in an inline seed", async () => {
+    const res = await call("/admin/worlds", {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify({ seed: { version: 1, name: "x", clock: "2026-01-01T00:00:00Z", currency: "usd", data: { customers: [{ id: "cus_1", email: null, name: null, colour: "red" }] } } }),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { issues: Array<{ path: string; message: string }> } };
+    expect(body.error.issues).toContainEqual({ path: "data.customers[0].colour", message: "unknown field" });
+  });
+});

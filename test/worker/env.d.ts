@@ -1,0 +1,10 @@
+declare namespace Cloudflare {
+  interface Env {
+    WORLD: DurableObjectNamespace<import("../../durable-objects/world").World>;
+    EPISODES: Queue<unknown>;
+    DB: D1Database;
+    ARTIFACTS: R2Bucket;
+    WORLDS_TOKEN: string;
+    TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+  }
+}

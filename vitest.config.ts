@@ -1,0 +1,40 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Two projects: code that runs in the Worker is tested inside the Workers runtime; the CLI, the pure core
+// modules and the end-to-end tests (which start the real local server) run in Node.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: { TEST_MIGRATIONS: migrations, WORLDS_TOKEN: "test-token" },
+                queueConsumers: { episodes: { maxBatchTimeout: 0.05 } },
+              },
+            }),
+          ],
+          test: {
+            name: "worker",
+            include: ["test/worker/**/*.test.ts", "durable-objects/**/*.test.ts", "queues/**/*.test.ts", "src/routes/**/*.test.ts"],
+            setupFiles: ["./test/worker/apply-migrations.ts"],
+          },
+        },
+        {
+          test: {
+            name: "node",
+            environment: "node",
+            include: ["test/node/**/*.test.ts", "src/core/**/*.test.ts", "src/cli/**/*.test.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+          },
+        },
+      ],
+    },
+  };
+});
