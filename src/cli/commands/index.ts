@@ -1,0 +1,4 @@
+// Command registry: `worlds <name>`; a multi-word command (`tasks validate`) dispatches inside its module.
+import type { Command } from "./types";
+
+export const COMMANDS: Record<string, Command> = {};
