@@ -1,5 +1,7 @@
-// D1: the registry of worlds and, later, runs and episodes. Generated into migrations/ by drizzle-kit.
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+// D1: the registry of worlds, hosted runs and their episodes, webhook hooks and deliveries.
+// Generated into migrations/ by drizzle-kit. Every write a queue consumer makes is keyed (episode id,
+// delivery event id) so at-least-once delivery never creates a second row.
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const worlds = sqliteTable("worlds", {
   id: text("id").primaryKey(),
@@ -10,3 +12,72 @@ export const worlds = sqliteTable("worlds", {
   deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
   runId: text("run_id"),
 });
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    /** queued -> running -> done | failed (set exactly once, by the episode that completes the run) */
+    status: text("status").notNull(),
+    mode: text("mode").notNull(),
+    source: text("source").notNull(),
+    k: integer("k").notNull(),
+    taskCount: integer("task_count").notNull(),
+    episodesTotal: integer("episodes_total").notNull(),
+    seedKey: text("seed_key").notNull(),
+    rubricKey: text("rubric_key").notNull(),
+    tasksFile: text("tasks_file"),
+    tasksHash: text("tasks_hash"),
+    agentUrl: text("agent_url").notNull(),
+    agentSecret: text("agent_secret").notNull(),
+    concurrency: integer("concurrency").notNull(),
+    timeoutS: integer("timeout_s").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+    resultJson: text("result_json"),
+    exitCode: integer("exit_code"),
+  },
+  (t) => [index("runs_by_status").on(t.status, t.createdAt)],
+);
+
+export const episodes = sqliteTable(
+  "episodes",
+  {
+    /** `${run}:${repetition}:${task position}` (position 0 = the whole desk, shift mode) */
+    id: text("id").primaryKey(),
+    runId: text("run_id").notNull(),
+    repetition: integer("repetition").notNull(),
+    task: integer("task").notNull(),
+    /** pending -> running -> done | infra_error */
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    claimedAt: integer("claimed_at", { mode: "timestamp_ms" }),
+    worldId: text("world_id"),
+    resultJson: text("result_json"),
+    error: text("error"),
+    traceKey: text("trace_key"),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("episodes_by_run").on(t.runId, t.status)],
+);
+
+export const hooks = sqliteTable("hooks", {
+  id: text("id").primaryKey(),
+  provider: text("provider").notNull(),
+  secret: text("secret").notNull(),
+  /** JSON: {seed} or {tasks} the runs use, plus the agent and k. */
+  configJson: text("config_json").notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export const deliveries = sqliteTable(
+  "deliveries",
+  {
+    hookId: text("hook_id").notNull(),
+    eventId: text("event_id").notNull(),
+    runId: text("run_id"),
+    outcome: text("outcome").notNull(),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hookId, t.eventId] })],
+);
