@@ -1,0 +1,3 @@
+export { wilson, Z_95, type Interval } from "./wilson";
+export { passHatK, passHatCurve, suitePassHat, type TaskTrials } from "./passk";
+export { isFlaky, pickWorst, type WorstCandidate } from "./select";
