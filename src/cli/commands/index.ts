@@ -1,4 +1,7 @@
 // Command registry: `worlds <name>`; a multi-word command (`tasks validate`) dispatches inside its module.
 import type { Command } from "./types";
+import { serve } from "./serve";
 
-export const COMMANDS: Record<string, Command> = {};
+export const COMMANDS: Record<string, Command> = {
+  serve,
+};

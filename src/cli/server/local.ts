@@ -1,0 +1,134 @@
+// The local server: the built Worker (dist/worker) on Miniflare, inside this Node process, on 127.0.0.1.
+// `worlds serve` and `--server auto` both use it. One workerd child; stop() disposes it, and Miniflare's own
+// exit hook kills it if the process exits any other way (a SIGKILL of this process is the only leak, which is
+// why tests run the CLI in its own process group).
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Readable } from "node:stream";
+import { packageRoot } from "../paths";
+import { applyMigrations, type MigrationDb } from "./migrations";
+
+export interface LocalServerOptions {
+  /** 0 or absent = a free port. */
+  port?: number;
+  /** Admin token; absent = a random one minted for this server. */
+  token?: string;
+  /** Directory for durable state (worlds, D1, R2); absent = Miniflare's temporary storage, gone on stop(). */
+  persist?: string | null;
+  /** Where the Worker's console output goes, line by line (default: dropped, last lines kept for errors). */
+  onRuntimeLine?: (line: string) => void;
+}
+
+export interface LocalServer {
+  /** e.g. http://127.0.0.1:43121 (no trailing slash) */
+  url: string;
+  token: string;
+  persist: string | null;
+  /** The last lines the Worker printed, for error messages. */
+  recentOutput(): string[];
+  /** Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** A reason the server could not start that the user can act on (exit 3, setup_failed). */
+export class LocalServerError extends Error {}
+
+export function mintToken(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+export async function startLocalServer(opts: LocalServerOptions = {}): Promise<LocalServer> {
+  const root = packageRoot();
+  const scriptPath = join(root, "dist", "worker", "index.js");
+  if (!existsSync(scriptPath)) throw new LocalServerError(`the Worker is not built (${scriptPath} is missing). Run \`npm run build\` in ${root}.`);
+  const token = opts.token ?? mintToken();
+  const persist = opts.persist ? resolve(opts.persist) : null;
+  if (persist) mkdirSync(persist, { recursive: true });
+
+  const recent: string[] = [];
+  const sink = (line: string) => {
+    recent.push(line);
+    if (recent.length > 50) recent.shift();
+    opts.onRuntimeLine?.(line);
+  };
+
+  const { Miniflare, Log, LogLevel } = await import("miniflare");
+  const workerOptions = await miniflareWorkerOptions(root);
+  const mf = new Miniflare({
+    ...workerOptions,
+    bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), WORLDS_TOKEN: token },
+    modules: true,
+    scriptPath,
+    host: "127.0.0.1",
+    port: opts.port ?? 0,
+    cf: false,
+    log: new Log(LogLevel.WARN),
+    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+      pipeLines(stdout, sink);
+      pipeLines(stderr, sink);
+    },
+    // Same layout as `wrangler dev --persist-to DIR` (DIR/v3/<plugin>), so either tool can open the other's state.
+    ...(persist ? { defaultPersistRoot: join(persist, "v3"), durableObjectsPersist: true, d1Persist: true, r2Persist: true, kvPersist: true, cachePersist: true } : {}),
+  } as ConstructorParameters<typeof Miniflare>[0]);
+
+  let stopped: Promise<void> | null = null;
+  const stop = () => (stopped ??= mf.dispose().catch(() => undefined));
+  try {
+    const ready = await mf.ready;
+    const db = (await mf.getD1Database("DB")) as unknown as MigrationDb;
+    await applyMigrations(db, join(root, "migrations"));
+    const url = ready.origin;
+    return { url, token, persist, recentOutput: () => [...recent], stop };
+  } catch (e) {
+    await stop();
+    const detail = recent.length ? `\n${recent.slice(-10).join("\n")}` : "";
+    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE" || /address already in use/i.test(String(e)))
+      throw new LocalServerError(`port ${opts.port} is already in use; pick another with --port or leave it out for a free one.`);
+    throw new LocalServerError(`the local server did not start: ${(e as Error).message}${detail}`);
+  }
+}
+
+/**
+ * Miniflare options from wrangler.toml (bindings, Durable Objects, queues, D1, R2, flags), computed with
+ * wrangler's helper once per Worker build and cached beside the bundle: importing wrangler costs about 2 s.
+ */
+async function miniflareWorkerOptions(root: string): Promise<Record<string, unknown>> {
+  const configPath = join(root, "wrangler.toml");
+  const config = readFileSync(configPath, "utf8");
+  const hash = createHash("sha256").update(config).digest("hex");
+  const cachePath = join(root, "dist", "worker", ".miniflare-options.json");
+  if (existsSync(cachePath)) {
+    try {
+      const cached = JSON.parse(readFileSync(cachePath, "utf8")) as { hash: string; options: Record<string, unknown> };
+      if (cached.hash === hash) return cached.options;
+    } catch {
+      // A torn or hand-edited cache is recomputed below.
+    }
+  }
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(configPath);
+  const options = JSON.parse(JSON.stringify(workerOptions)) as Record<string, unknown>;
+  try {
+    writeFileSync(cachePath, JSON.stringify({ hash, options }));
+  } catch {
+    // Read-only install: recompute next time.
+  }
+  return options;
+}
+
+function pipeLines(stream: Readable, sink: (line: string) => void): void {
+  let buffered = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk: string) => {
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      const line = buffered.slice(0, nl).replace(/\r$/, "");
+      buffered = buffered.slice(nl + 1);
+      if (line.trim()) sink(line);
+    }
+    if (buffered.length > 64 * 1024) buffered = buffered.slice(-64 * 1024);
+  });
+  stream.on("error", () => undefined);
+}
