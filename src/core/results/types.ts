@@ -1,0 +1,145 @@
+// The results document: what `worlds passk --json` prints and what a hosted run returns. This is a public
+// contract (docs/results.md, docs/schemas/results.schema.json): add fields, never rename or repurpose them.
+import type { AgentOutcome, Check, Evidence, InfraError, Traffic, Verdict } from "./input";
+
+export const RESULTS_SCHEMA = "worlds.results/1" as const;
+
+export const STATUSES = ["passed", "policy_failed", "configuration_incomplete", "setup_failed", "inconclusive", "interrupted"] as const;
+export type Status = (typeof STATUSES)[number];
+
+export interface Results {
+  schema: typeof RESULTS_SCHEMA;
+  status: Status;
+  reason: string;
+  next_action: string;
+  /** 0 passed, 1 policy_failed, 2 configuration_incomplete, 3 setup_failed, 4 inconclusive, 128+signal interrupted. */
+  exit_code: number;
+  generated_at: string | null;
+  mode: "isolated" | "shift";
+  currency: string;
+  agent: { command: string[]; display: string };
+  tasks: TasksBlock;
+  crash_test: CrashTest;
+  runs: RunResult[];
+}
+
+export interface TasksBlock {
+  file: string;
+  hashes: { file: string; seed: string; rubric: string };
+  seed: { name: string; hash: string };
+  pack: string | null;
+  count: number;
+  keyed: number;
+  policy_only: number;
+  invariants: string[];
+  budget: { credits_total_max?: number; credits_count_max?: number } | null;
+  items: TaskItem[];
+}
+
+export interface TaskItem {
+  /** The task's id in the file (its position as a string when it has none): what `--task` takes. */
+  id: string;
+  position: number;
+  subject: string;
+  keyed: boolean;
+  /** The expected line as written; null for a policy-only task. */
+  expected: string | null;
+  trap_class: string | null;
+}
+
+export interface RunResult {
+  index: number;
+  flawless: boolean;
+  dollars_wrong_cents: number;
+  /** Why the run was not flawless, one line each, in a fixed order (tasks in file order, then checks). */
+  problems: string[];
+  checks: Check[];
+  worlds: WorldResult[];
+}
+
+/** One task in one run. In shift mode every task of a run shares the world, the agent outcome and the traffic. */
+export interface WorldResult {
+  task: string;
+  position: number;
+  world: string | null;
+  verdict: Verdict | null;
+  /** Whether this trial counts as a success (see crash_test.success_rule); null for a policy-only task. */
+  passed: boolean | null;
+  dollars_wrong_cents: number;
+  reply: ReplyExcerpt | null;
+  status_after: string | null;
+  evidence: Evidence;
+  agent: AgentOutcome | null;
+  traffic: Traffic | null;
+  checks: Check[];
+  infra_error: InfraError | null;
+}
+
+export interface ReplyExcerpt {
+  excerpt: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+export interface PassHatPoint {
+  k: number;
+  value: number;
+}
+
+export interface PassHatBand extends PassHatPoint {
+  low: number;
+  high: number;
+}
+
+export interface TaskStats {
+  id: string;
+  position: number;
+  keyed: boolean;
+  trials: number;
+  passed: number;
+  infra_errors: number;
+  accuracy: number | null;
+  interval: { low: number; high: number } | null;
+  pass_hat_k: PassHatPoint[] | null;
+  /** The verdict of each run in run order (null: policy-only, or the task did not run in that repetition). */
+  verdicts: (Verdict | null)[];
+  dollars_wrong_cents: number;
+  flaky: boolean;
+}
+
+export interface TrapClassStats {
+  trap_class: string;
+  tasks: number;
+  trials: number;
+  passed: number;
+  accuracy: number | null;
+  interval: { low: number; high: number } | null;
+  dollars_wrong_cents: number;
+}
+
+export interface WorstTask {
+  id: string;
+  position: number;
+  subject: string;
+  accuracy: number;
+  dollars_wrong_cents: number;
+  verdicts: (Verdict | null)[];
+  /** The shell line that reruns just this task once. */
+  replay: string;
+}
+
+export interface CrashTest {
+  runs: number;
+  runs_requested: number;
+  flawless_runs: number;
+  dollars_wrong_per_run: number[];
+  dollars_wrong_total_cents: number;
+  success_rule: string;
+  trials: { keyed: number; passed: number; failed: number; infra_errors: number; policy_only: number };
+  infra_errors: { count: number; by_stage: Record<string, number> };
+  tasks: TaskStats[];
+  suite: { tasks: number; k_max: number; accuracy: { value: number; low: number; high: number } | null; pass_hat_k: PassHatBand[] };
+  flaky_tasks: string[];
+  worst_task: WorstTask | null;
+  by_trap_class: TrapClassStats[];
+}
