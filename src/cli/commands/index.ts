@@ -1,7 +1,9 @@
 // Command registry: `worlds <name>`; a multi-word command (`tasks validate`) dispatches inside its module.
 import type { Command } from "./types";
 import { serve } from "./serve";
+import { run } from "./run";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
+  run,
 };

@@ -1,0 +1,177 @@
+// The admin API seen from the CLI: worlds, their diffs and traces, seeds. Every failure becomes a ServerError
+// whose exitCode follows the result contract (3 = the server or a thing it should hold is missing).
+import { z } from "zod";
+import type { WorldDiff } from "../core/diff/types";
+import type { TraceRecord } from "../../durable-objects/twin";
+
+export const createdWorldSchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  seed: z.object({ name: z.string(), hash: z.string() }),
+  objects: z.number(),
+  stripe_api_base: z.string(),
+  zendesk_url: z.string(),
+});
+export type CreatedWorld = z.infer<typeof createdWorldSchema>;
+
+const worldInfoSchema = z.object({
+  id: z.string(),
+  seed: z.object({ name: z.string(), hash: z.string() }),
+  clock: z.string(),
+  objects: z.record(z.string(), z.number()),
+  requests: z.object({ stripe: z.number(), helpdesk: z.number() }),
+  changes: z.number(),
+});
+export type WorldInfoResponse = z.infer<typeof worldInfoSchema>;
+
+const diffSchema = z.looseObject({
+  world: z.string(),
+  seed: z.object({ name: z.string(), hash: z.string() }),
+  entries: z.array(z.looseObject({ type: z.string(), id: z.string(), op: z.enum(["created", "updated", "deleted"]) })),
+  counts: z.looseObject({}),
+});
+
+const traceRecordSchema = z.looseObject({
+  seq: z.number(),
+  request_id: z.string(),
+  service: z.enum(["stripe", "helpdesk"]),
+  method: z.string(),
+  path: z.string(),
+  status: z.number(),
+  note: z.enum(["unknown_route", "unknown_parameter"]).nullable().optional(),
+});
+
+const seedSummarySchema = z.object({ name: z.string(), hash: z.string() }).passthrough();
+
+export type ServerErrorKind = "unreachable" | "unauthorized" | "not_found" | "bad_request" | "server" | "bad_response";
+
+export class ServerError extends Error {
+  constructor(
+    readonly kind: ServerErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+  /** The result contract's code for a failure to set up: bad input we sent is the user's configuration (2). */
+  get exitCode(): number {
+    return this.kind === "bad_request" ? 2 : 3;
+  }
+}
+
+export interface AdminClientOptions {
+  /** Per-request timeout; a server that stops answering is reported, not waited on forever. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export class AdminClient {
+  readonly url: string;
+  constructor(
+    url: string,
+    private readonly token: string,
+    private readonly opts: AdminClientOptions = {},
+  ) {
+    this.url = url.replace(/\/+$/, "");
+  }
+
+  async health(): Promise<boolean> {
+    const res = await this.request("GET", "/health", undefined, false);
+    return res.ok;
+  }
+
+  createWorld(seed: string | Record<string, unknown>, scenario?: unknown): Promise<CreatedWorld> {
+    return this.json("POST", "/admin/worlds", createdWorldSchema, { seed, ...(scenario === undefined || scenario === null ? {} : { scenario }) });
+  }
+
+  world(id: string): Promise<WorldInfoResponse> {
+    return this.json("GET", `/admin/worlds/${encodeURIComponent(id)}`, worldInfoSchema);
+  }
+
+  async diff(id: string): Promise<WorldDiff> {
+    return (await this.json("GET", `/admin/worlds/${encodeURIComponent(id)}/diff`, diffSchema)) as unknown as WorldDiff;
+  }
+
+  async objects(id: string, type: string): Promise<Record<string, unknown>[]> {
+    const out = await this.json("GET", `/admin/worlds/${encodeURIComponent(id)}/objects?type=${encodeURIComponent(type)}`, z.object({ data: z.array(z.record(z.string(), z.unknown())) }));
+    return out.data;
+  }
+
+  async trace(id: string): Promise<TraceRecord[]> {
+    const res = await this.request("GET", `/admin/worlds/${encodeURIComponent(id)}/trace`);
+    const text = await res.text();
+    const records: TraceRecord[] = [];
+    for (const [i, line] of text.split("\n").entries()) {
+      if (!line.trim()) continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        throw new ServerError("bad_response", `trace of ${id}: line ${i + 1} is not JSON.`);
+      }
+      const r = traceRecordSchema.safeParse(parsed);
+      if (!r.success) throw new ServerError("bad_response", `trace of ${id}: line ${i + 1} is not a trace record (${r.error.issues[0]?.message}).`);
+      records.push(parsed as TraceRecord);
+    }
+    return records;
+  }
+
+  async deleteWorld(id: string): Promise<void> {
+    await this.request("DELETE", `/admin/worlds/${encodeURIComponent(id)}`);
+  }
+
+  async seeds(): Promise<{ name: string; hash: string }[]> {
+    return (await this.json("GET", "/admin/seeds", z.object({ data: z.array(seedSummarySchema) }))).data;
+  }
+
+  /** The seed document the server would load for `name` (what the tasks compiler builds on). */
+  seed(name: string): Promise<Record<string, unknown>> {
+    return this.json("GET", `/admin/seeds/${encodeURIComponent(name)}`, z.record(z.string(), z.unknown()));
+  }
+
+  private async json<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+    const res = await this.request(method, path, body);
+    let parsed: unknown;
+    try {
+      parsed = await res.json();
+    } catch {
+      throw new ServerError("bad_response", `${method} ${path}: the server's answer is not JSON. Is ${this.url} a worlds server?`, res.status);
+    }
+    const checked = schema.safeParse(parsed);
+    if (!checked.success) throw new ServerError("bad_response", `${method} ${path}: unexpected answer (${checked.error.issues[0]?.path.join(".")}: ${checked.error.issues[0]?.message}). Is ${this.url} a worlds server of this version?`, res.status);
+    return checked.data;
+  }
+
+  private async request(method: string, path: string, body?: unknown, requireOk = true): Promise<Response> {
+    const signals = [AbortSignal.timeout(this.opts.timeoutMs ?? 60_000), ...(this.opts.signal ? [this.opts.signal] : [])];
+    let res: Response;
+    try {
+      res = await fetch(this.url + path, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.any(signals),
+      });
+    } catch (e) {
+      if (this.opts.signal?.aborted) throw e;
+      const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
+      throw new ServerError("unreachable", `no worlds server answers at ${this.url} (${cause}). Start one with \`worlds serve\`, or pass --server auto.`);
+    }
+    if (!requireOk || res.ok) return res;
+    const err = await res.json().catch(() => null) as { error?: { code?: string; message?: string } } | null;
+    const code = err?.error?.code ?? null;
+    const message = err?.error?.message ?? `HTTP ${res.status}`;
+    if (res.status === 401 || res.status === 403 || code === "server_token_missing")
+      throw new ServerError("unauthorized", `${this.url} refused the admin token (${message}). Pass the server's token with --token or WORLDS_TOKEN.`, res.status, code);
+    if (res.status === 404) throw new ServerError("not_found", message, res.status, code);
+    if (res.status >= 400 && res.status < 500) throw new ServerError("bad_request", `${method} ${path}: ${message}${issuesText(err)}`, res.status, code);
+    throw new ServerError("server", `${method} ${path}: the server failed (${res.status} ${message}).`, res.status, code);
+  }
+}
+
+function issuesText(err: unknown): string {
+  const issues = (err as { error?: { issues?: { path?: string; message?: string }[] } } | null)?.error?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return "";
+  return "\n" + issues.slice(0, 10).map((i) => `  ${typeof i === "object" ? `${i.path ?? ""}: ${i.message ?? JSON.stringify(i)}` : String(i)}`).join("\n");
+}
