@@ -1,7 +1,110 @@
-import type { SeedDocument } from "../../src/core/seed/schema";
+// Seeding the help desk: users, the agent the world's key acts as, tickets and their comments. A ticket's first
+// comment is its description, written by its requester. Requesters named by email become end users. Each ticket
+// (and its comments and requester) is attributed to the billing customer whose email is the requester's.
+import type { SeedDocument, SeedTicket } from "../../src/core/seed/schema";
 import type { SeedContext, SeedRow } from "../seed/rows";
 import type { Store } from "../store/store";
-// PLACEHOLDER being replaced by the help desk twin work.
-export function seedHelpdesk(_seed: SeedDocument, _ctx: SeedContext, _store: Store): SeedRow[] {
-  return [];
+import { commentBodies } from "./html";
+import { AGENT_META, customerIdForEmail, newUserDoc } from "./people";
+import { isoSeconds, ticketDefaults, unixOf, type StoredComment, type StoredTicket, type StoredUser, type Via } from "./shapes";
+
+function iso(value: string): string {
+  return isoSeconds(unixOf(value));
+}
+
+function ticketCreatedAt(t: SeedTicket, clock: number): string {
+  if (t.created_at !== undefined) return iso(t.created_at);
+  return isoSeconds(clock + (t.created_offset ?? 0));
+}
+
+export function seedHelpdesk(seed: SeedDocument, ctx: SeedContext, store: Store): SeedRow[] {
+  const d = seed.data;
+  const clockIso = isoSeconds(ctx.clock);
+  const customerOf = (email: string | null | undefined) => customerIdForEmail(d.customers, email);
+  const rows: SeedRow[] = [];
+  const users = new Map<number, StoredUser>();
+  const byEmail = new Map<string, StoredUser>();
+  const maxUserId = Math.max(0, ...d.users.map((u) => u.id));
+
+  const addUser = (u: StoredUser) => {
+    users.set(Number(u.id), u);
+    if (!byEmail.has(u.email.toLowerCase())) byEmail.set(u.email.toLowerCase(), u);
+    rows.push({ type: "users", obj: u, customer: customerOf(u.email), created: unixOf(u.created_at) });
+  };
+  for (const u of [...d.users].sort((a, b) => a.id - b.id)) addUser(newUserDoc(u.id, u.name, u.email, u.role ?? "end-user", u.created_at ? iso(u.created_at) : clockIso));
+
+  // The agent the world's key acts as: the seed's first agent or admin, else one named after the account.
+  let agent = [...users.values()].find((u) => u.role === "agent" || u.role === "admin");
+  if (!agent) {
+    const email = seed.account?.support_email ?? `support@${seed.name}.example.com`;
+    agent = newUserDoc(store.nextNumber("user", maxUserId), seed.account ? `${seed.account.name} Support` : "Support Agent", email, "agent", clockIso);
+    addUser(agent);
+  }
+  store.setMeta(AGENT_META, agent.id);
+
+  const explicitCommentIds = d.tickets.flatMap((t) => (t.comments ?? []).map((c) => c.id ?? 0));
+  const commentFloor = Math.max(0, ...explicitCommentIds);
+  const supportAddress = agent.email;
+
+  for (const t of d.tickets) {
+    let requester: StoredUser;
+    if (t.requester_id !== undefined) requester = users.get(t.requester_id)!;
+    else {
+      const email = t.requester!.email;
+      const known = byEmail.get(email.toLowerCase());
+      if (known) requester = known;
+      else {
+        requester = newUserDoc(store.nextNumber("user", maxUserId), t.requester!.name ?? email, email, "end-user", clockIso);
+        addUser(requester);
+      }
+    }
+    const customer = customerOf(requester.email);
+    const createdAt = ticketCreatedAt(t, ctx.clock);
+    const ticketVia: Via = { channel: "email", source: { from: { address: requester.email, name: requester.name }, to: { address: supportAddress, name: agent.name }, rel: null } };
+    const comments: StoredComment[] = [];
+    const addComment = (body: string, author: number, isPublic: boolean, at: string, id: number | undefined) => {
+      const c: StoredComment = {
+        id: String(id ?? store.nextNumber("event", commentFloor)),
+        ticket_id: t.id,
+        type: "Comment",
+        author_id: author,
+        ...commentBodies({ body }),
+        public: isPublic,
+        attachments: [],
+        audit_id: store.nextNumber("audit"),
+        via: author === Number(requester.id) ? ticketVia : { channel: "web", source: { from: {}, to: {}, rel: null } },
+        metadata: { system: {}, custom: {} },
+        created_at: at,
+      };
+      comments.push(c);
+      rows.push({ type: "ticket_comments", obj: c, customer, created: unixOf(at) });
+    };
+    addComment(t.description, Number(requester.id), true, createdAt, undefined);
+    // A comment without a time follows the one before it.
+    for (const c of t.comments ?? [])
+      addComment(c.body, c.author_id ?? Number(requester.id), c.public ?? true, c.created_at ? iso(c.created_at) : comments[comments.length - 1].created_at, c.id);
+
+    const updatedAt = comments.map((c) => c.created_at).reduce((a, b) => (unixOf(b) > unixOf(a) ? b : a), createdAt);
+    const ticket = {
+      id: String(t.id),
+      external_id: t.external_id ?? null,
+      type: t.type ?? null,
+      subject: t.subject,
+      raw_subject: t.subject,
+      description: comments[0].plain_body,
+      priority: t.priority ?? null,
+      status: t.status ?? "new",
+      requester_id: Number(requester.id),
+      submitter_id: Number(requester.id),
+      assignee_id: t.assignee_id ?? null,
+      tags: [...new Set(t.tags ?? [])],
+      is_public: true,
+      via: ticketVia,
+      ...ticketDefaults(),
+      created_at: createdAt,
+      updated_at: updatedAt,
+    } as StoredTicket;
+    rows.push({ type: "tickets", obj: ticket, customer, created: unixOf(createdAt) });
+  }
+  return rows;
 }

@@ -89,9 +89,17 @@ export function checkReferences(seed: SeedDocument): SeedIssue[] {
     ref(customers, cn.customer, `data.credit_notes[${i}].customer`, "customer");
   });
   d.balance_transactions.forEach((b, i) => ref(customers, b.customer, `data.balance_transactions[${i}].customer`, "customer"));
+  const commentIds = new Set<number>();
   d.tickets.forEach((t, i) => {
     ref(users, t.requester_id, `data.tickets[${i}].requester_id`, "user");
+    ref(users, t.assignee_id, `data.tickets[${i}].assignee_id`, "user");
     if (t.requester_id === undefined && !t.requester) issues.push({ path: `data.tickets[${i}]`, message: "needs requester_id or requester" });
+    (t.comments ?? []).forEach((c, j) => {
+      ref(users, c.author_id, `data.tickets[${i}].comments[${j}].author_id`, "user");
+      if (c.id === undefined) return;
+      if (commentIds.has(c.id)) issues.push({ path: `data.tickets[${i}].comments[${j}].id`, message: `duplicate comment id ${c.id}` });
+      commentIds.add(c.id);
+    });
   });
   return issues;
 }

@@ -1,0 +1,74 @@
+// A small help-desk world for the help desk twin's tests: four customers (two sharing a billing email), users,
+// and tickets in every state an agent meets.
+import { exports } from "cloudflare:workers";
+
+export const ORIGIN = "http://twin.test";
+const admin = { authorization: "Bearer test-token", "content-type": "application/json" };
+
+export const HELPDESK_SEED = {
+  version: 1,
+  name: "desk-test",
+  clock: "2026-09-15T12:00:00Z",
+  currency: "usd",
+  account: { name: "Acme", support_email: "support@acme.example.com" },
+  data: {
+    customers: [
+      { id: "cus_B", email: "ops@shared.example.com", name: "Shared Two" },
+      { id: "cus_A", email: "ops@shared.example.com", name: "Shared One" },
+      { id: "cus_C", email: "jane@jane.example.com", name: "Jane Co" },
+      { id: "cus_D", email: "nobody@else.example.com", name: "Other" },
+    ],
+    users: [
+      { id: 1, name: "Ada Agent", email: "ada@acme.example.com", role: "agent" },
+      { id: 2, name: "Jane Doe", email: "Jane@jane.example.com" },
+    ],
+    tickets: [
+      { id: 101, subject: "Refund please", description: "I was charged twice.", requester_id: 2, status: "open", priority: "high", tags: ["billing", "refund"], created_offset: -7200 },
+      { id: 102, subject: "Cancel my plan", description: "Please cancel at period end.", requester: { email: "ops@shared.example.com", name: "Ops Team" }, created_at: "2026-09-14T09:30:00Z", tags: ["cancel"] },
+      { id: 103, subject: "Old issue", description: "Thanks, all good.", requester_id: 2, status: "closed", created_at: "2026-08-01T00:00:00Z" },
+      {
+        id: 104,
+        subject: "Invoice question",
+        description: "Why is my invoice higher?",
+        requester: { email: "new.person@example.com" },
+        status: "pending",
+        priority: "low",
+        created_offset: -3600,
+        comments: [{ body: "Let me check.", author_id: 1, created_at: "2026-09-15T11:30:00Z" }, { body: "Internal: looks like proration.", author_id: 1, public: false }],
+      },
+      { id: 105, subject: "Solved one", description: "Works now", requester_id: 2, status: "solved", assignee_id: 1, tags: ["billing"], created_offset: -600 },
+    ],
+  },
+};
+
+export interface TestWorld {
+  id: string;
+  key: string;
+  zendesk_url: string;
+}
+
+export async function createWorld(seed: unknown = HELPDESK_SEED): Promise<TestWorld> {
+  const res = await exports.default.fetch(new Request(`${ORIGIN}/admin/worlds`, { method: "POST", headers: admin, body: JSON.stringify({ seed }) }));
+  if (res.status !== 201) throw new Error(`world creation failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as TestWorld;
+}
+
+export async function desk(world: TestWorld, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  const init: RequestInit = { method, headers: { authorization: `Bearer ${world.key}`, ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)["content-type"] = "application/json";
+  }
+  return exports.default.fetch(new Request(`${ORIGIN}/api/v2/${path}`, init));
+}
+
+export async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
+export async function adminGet<T = unknown>(path: string): Promise<T> {
+  const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: admin }));
+  const text = await res.text();
+  if (res.headers.get("content-type")?.includes("ndjson")) return text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) as T;
+  return JSON.parse(text) as T;
+}
