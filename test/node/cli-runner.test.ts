@@ -1,0 +1,78 @@
+// The agent process runner on its own (no server): what reaches the agent, and every way an agent can misbehave.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPLY_LIMIT, runAgent, agentSucceeded } from "../../src/cli/agent/runner";
+import { alive, waitUntil } from "./helpers/cli";
+
+const node = (code: string) => [process.execPath, "-e", code];
+
+describe("agent runner", () => {
+  it("hands over stdin and env, strips the admin token, and trims stdout into the reply", async () => {
+    process.env.WORLDS_TOKEN = "secret-admin-token";
+    try {
+      const o = await runAgent({
+        argv: node(`let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{console.log("  got "+JSON.parse(s).id+" "+process.env.WORLDS_TASK_JSON.length+" "+(process.env.WORLDS_TOKEN??"none")+"\\n\\n");console.error("warn")})`),
+        env: { WORLDS_TASK_JSON: JSON.stringify({ id: 7 }) },
+        stdin: JSON.stringify({ id: 7 }),
+        timeoutMs: 10_000,
+      });
+      expect(o).toMatchObject({ started: true, exit_code: 0, signal: null, timed_out: false, reply: "got 7 8 none", stderr: "warn\n", reply_truncated: false });
+      expect(agentSucceeded(o)).toBe(true);
+    } finally {
+      delete process.env.WORLDS_TOKEN;
+    }
+  });
+
+  it("records a crash's exit code and stderr", async () => {
+    const o = await runAgent({ argv: node(`console.error("boom");process.exit(3)`), env: {}, stdin: "", timeoutMs: 10_000 });
+    expect(o).toMatchObject({ started: true, exit_code: 3, stderr: "boom\n" });
+    expect(agentSucceeded(o)).toBe(false);
+  });
+
+  it("records a command that does not exist as a spawn failure", async () => {
+    const o = await runAgent({ argv: ["/definitely/not/a/command"], env: {}, stdin: "{}", timeoutMs: 10_000 });
+    expect(o).toMatchObject({ started: false, exit_code: null, spawn_error: { code: "ENOENT" } });
+  });
+
+  it("kills the whole process group on timeout, grandchildren included", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "worlds-runner-"));
+    const pidFile = join(dir, "pid");
+    const t0 = Date.now();
+    const o = await runAgent({
+      argv: ["sh", "-c", `sleep 60 & echo $! > ${pidFile}; sleep 60`],
+      env: {},
+      stdin: "",
+      timeoutMs: 500,
+    });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(o).toMatchObject({ started: true, timed_out: true, exit_code: null });
+    const grandchild = Number(readFileSync(pidFile, "utf8"));
+    expect(await waitUntil(() => !alive(grandchild), 3_000)).toBe(true);
+  });
+
+  it("keeps reading 10 MB of stdout without stalling, keeping the first 256 KiB", async () => {
+    const o = await runAgent({
+      argv: node(`const b=Buffer.alloc(1<<20,120);for(let i=0;i<10;i++)process.stdout.write(b);`),
+      env: {},
+      stdin: "",
+      timeoutMs: 20_000,
+    });
+    expect(o).toMatchObject({ exit_code: 0, timed_out: false, stdout_bytes: 10 * (1 << 20), reply_truncated: true });
+    expect(o.reply.length).toBe(REPLY_LIMIT);
+  });
+
+  it("does not stall on an agent that ignores stdin and exits at once", async () => {
+    const o = await runAgent({ argv: ["true"], env: {}, stdin: "x".repeat(60_000), timeoutMs: 10_000 });
+    expect(o).toMatchObject({ started: true, exit_code: 0 });
+  });
+
+  it("stops the agent when the run is interrupted", async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const o = await runAgent({ argv: ["sleep", "60"], env: {}, stdin: "", timeoutMs: 60_000, signal: ac.signal });
+    expect(o).toMatchObject({ started: true, interrupted: true, timed_out: false });
+    expect(agentSucceeded(o)).toBe(false);
+  });
+});
