@@ -12,6 +12,14 @@ export interface ListOptions {
   includeDeleted?: boolean;
 }
 
+export type IdempotencyRecord = {
+  fingerprint: string;
+  endpoint: string;
+  status: number;
+  body: string;
+  request_id: string;
+};
+
 interface Row {
   id: string;
   seq: number;
@@ -132,6 +140,19 @@ export class Store {
     const before = JSON.parse(rows[0].data) as StoredObject;
     this.sql.exec("UPDATE objects SET deleted = 1, data = ? WHERE type = ? AND id = ?", JSON.stringify(stub), type, id);
     this.log(type, id, rows[0].customer, before, null);
+  }
+
+  /** A stored idempotent response (billing API), or null. */
+  idempotencyRecord(key: string): IdempotencyRecord | null {
+    const rows = this.sql.exec<IdempotencyRecord & { key: string }>("SELECT * FROM idempotency WHERE key = ?", key).toArray();
+    return rows.length ? { fingerprint: rows[0].fingerprint, endpoint: rows[0].endpoint, status: rows[0].status, body: rows[0].body, request_id: rows[0].request_id } : null;
+  }
+
+  saveIdempotencyRecord(key: string, rec: IdempotencyRecord): void {
+    this.sql.exec(
+      "INSERT INTO idempotency (key, fingerprint, endpoint, status, body, request_id) VALUES (?, ?, ?, ?, ?, ?)",
+      key, rec.fingerprint, rec.endpoint, rec.status, rec.body, rec.request_id,
+    );
   }
 
   changes(): ChangeRecord[] {

@@ -1,6 +1,9 @@
+// Seeding the billing store: every resource normalises its collection of the seed document into the stored
+// (current-version, full) API shapes, with the owning customer recorded for attribution in the diff.
 import type { SeedDocument } from "../../src/core/seed/schema";
 import type { SeedContext, SeedRow } from "../seed/rows";
-// PLACEHOLDER being replaced by the billing twin work.
+import { RESOURCES } from "./resources/index";
+
 export function seedBilling(seed: SeedDocument, ctx: SeedContext): SeedRow[] {
-  return seed.data.customers.map((c) => ({ type: "customers", obj: { ...c, object: "customer" }, customer: c.id, created: c.created ?? ctx.clock }));
+  return RESOURCES.flatMap((r) => (r.seed ? r.seed(seed, ctx) : []));
 }

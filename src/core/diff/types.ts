@@ -14,6 +14,7 @@ export const OBJECT_TYPES = [
   "refunds",
   "credit_notes",
   "balance_transactions",
+  "invoice_items",
   "tickets",
   "ticket_comments",
   "users",
