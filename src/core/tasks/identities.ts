@@ -1,0 +1,51 @@
+// Requesters and decoys by email: the seed's own customers first, then real emails through the identity map
+// (real address -> the seed's pseudonymised customer). The map is a local, private file; the server never
+// has one, so every hint says what to do without it.
+import type { SeedCustomer } from "../seed/schema";
+import type { IdentityMap } from "./schema";
+import type { SeedIndex } from "./seed-index";
+
+/** What the compiler knows about the identity map the file names. */
+export type IdentityState =
+  | { kind: "none" }
+  | { kind: "missing"; path: string }
+  | { kind: "unavailable"; reason: string }
+  | { kind: "loaded"; path: string; map: IdentityMap };
+
+export interface EmailResolution {
+  customers: SeedCustomer[];
+  /** True when the email is a real one the identity map turned into the seed's pseudonym. */
+  mapped: boolean;
+}
+
+export function resolveEmail(ix: SeedIndex, identities: IdentityState, email: string): EmailResolution {
+  const direct = ix.customersWithEmail(email);
+  if (direct.length) return { customers: direct, mapped: false };
+  if (identities.kind !== "loaded") return { customers: [], mapped: false };
+  const want = email.trim().toLowerCase();
+  const seen = new Set<string>();
+  const customers: SeedCustomer[] = [];
+  for (const entry of identities.map.customers) {
+    if (entry.email?.trim().toLowerCase() !== want) continue;
+    const c = ix.customers.get(entry.pseudonym.id);
+    if (c && !seen.has(c.id)) seen.add(c.id), customers.push(c);
+  }
+  // Keep seed order so candidates and decoys list the same way every build.
+  const order = new Map(ix.seed.data.customers.map((c, i) => [c.id, i]));
+  customers.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  return { customers, mapped: customers.length > 0 };
+}
+
+/** The tail of an "unknown email" problem: what would make the address resolve. */
+export function unknownEmailHint(identities: IdentityState): string {
+  switch (identities.kind) {
+    case "none":
+      return "use the seed's own (pseudonymised) email, or if this is a real address add identity_map: (written by worlds seed import --identity-map)";
+    case "missing":
+      return `the identity map ${identities.path} does not exist here; run tasks build --rewrite where it does, so the file carries the seed's emails`;
+    case "unavailable":
+      return identities.reason;
+    case "loaded":
+      return `the identity map ${identities.path} does not know it either (it lists only customers the seed import took)`;
+  }
+}

@@ -1,0 +1,20 @@
+// The tasks compiler's public surface, used by the CLI (tasks, passk) and the Worker's admin routes.
+export { compileTasks, renderOutputs, defaultPlanNames, TICKET_SPACING_SECONDS } from "./compile";
+export type { BuildRecord, CompileInput, CompileOptions, CompileResult, CompiledTasks, IdentityMapInput } from "./compile";
+export { compileTasksFile } from "./load";
+export type { CompileFileInput, SeedLoad } from "./load";
+export { readTasksFile } from "./read";
+export type { TasksFileRead } from "./read";
+export { formatProblem, sortProblems } from "./problems";
+export type { Problem } from "./problems";
+export { summaryLine, taskLine } from "./summary";
+export { parseExpectedLine, UNKNOWN_ACTION_MESSAGE } from "./expected";
+export type { ExpectedLine, ExpectedParse } from "./expected";
+export { parseInvariant, checkInvariant, invariantCount } from "./invariants";
+export type { Invariant } from "./invariants";
+export { parseAmount, formatMoney } from "./money";
+export { tasksFile, taskEntry, identityMapDocument } from "./schema";
+export type { TasksFile, TaskEntry, IdentityMap } from "./schema";
+export { MAX_TASKS_FILE_BYTES } from "./source";
+export { MAX_TASK_JSON_BYTES, defaultTerminalStatus } from "./task";
+export type { TaskRecord } from "./task";
