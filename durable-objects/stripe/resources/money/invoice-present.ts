@@ -11,7 +11,7 @@ import { chargeOfPayment, paymentIntentOf } from "./links";
 const EMBEDDED_LINES = 10;
 
 export function presentInvoice(obj: StoredObject, ctx: StripeContext): StoredObject {
-  if (obj.object !== "invoice") return obj;
+  if (obj.object !== "invoice" || obj.deleted === true) return obj;
   const inv = obj as InvoiceDoc;
   const legacy = versionBefore(ctx.apiVersion, BASIL);
   const { payments: _payments, ...out } = inv as InvoiceDoc & Record<string, unknown>;
