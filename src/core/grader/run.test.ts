@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gradeRun } from "./run";
+import { gradeRun, type RunWorld } from "./run";
 import { rubric, world } from "./testkit";
 
 const TASKS = [
@@ -11,7 +11,7 @@ const TASKS = [
 ];
 const INVARIANTS = ["created.subscriptions==0", "deleted.customers==0"];
 
-const careful = () => [
+const careful = (): RunWorld[] => [
   { diff: world(undefined, "w_1").refund("re_1", "ch_a2", 24300).diff(), replies: { "1": "I've refunded the duplicate $243.00." }, tickets: [1] },
   { diff: world(undefined, "w_2").credit("cbtxn_1", "cus_carol", 1500).diff(), replies: { "2": "I've credited $15.00 to your account." }, tickets: [2] },
   { diff: world(undefined, "w_3").diff(), replies: { "3": "Your renewal is on the 1st; nothing to change." }, tickets: [3] },
@@ -80,7 +80,7 @@ describe("gradeRun", () => {
 
   it("fails the run when an agent did not finish, and lists rubric tickets no world held", () => {
     const worlds = careful().slice(0, 4);
-    worlds[1] = { ...worlds[1], agent: { ok: false, reason: "exit 1" } } as (typeof worlds)[number];
+    worlds[1] = { ...worlds[1], agent: { ok: false, reason: "exit 1" } };
     const run = gradeRun(rubric(TASKS), worlds);
     expect(run.failures).toEqual([{ code: "agent", world: "w_2", message: "the agent did not finish in w_2: exit 1" }]);
     expect(run.not_graded).toEqual([5]);
