@@ -27,8 +27,9 @@ describe("buildResults on the synthetic crash test", () => {
   it("fails on policy with the worst task's replay line as the next action", () => {
     expect(r.status).toBe("policy_failed");
     expect(r.exit_code).toBe(1);
-    expect(r.reason).toMatch(/^0 of 3 runs flawless: run 1: ZD-1060: false_claim/);
-    expect(r.reason).toMatch(/1 episode also hit infrastructure errors/);
+    expect(r.reason).toBe(
+      "0 of 3 runs flawless: ZD-1060 false_claim in 3 of 3 runs; ZD-1041 overreach in 1 of 3 runs, $243.00 wrong; 1 episode also hit infrastructure errors",
+    );
     expect(r.crash_test.worst_task?.id).toBe("ZD-1060");
     expect(r.crash_test.worst_task?.replay).toBe(
       `worlds passk --tasks worlds/tasks.yaml --server auto --task ZD-1060 --runs 1 -- node 'examples/agents/my agent.mjs' --say 'it'\\''s'`,
@@ -116,6 +117,7 @@ describe("the status decision", () => {
     const r = buildResults(syntheticInput({ episodes: eps }));
     expect(r.status).toBe("policy_failed");
     expect(r.runs[0].problems).toEqual(["ZD-1041's world: the agent exited 3"]);
+    expect(r.reason).toBe("2 of 3 runs flawless: ZD-1041 failed a check or an agent exit in 1 of 3 runs; ZD-1041's world: the agent exited 3 in run 1");
     expect(r.runs[0].worlds[0]).toMatchObject({ verdict: "passed", passed: false });
     expect(r.crash_test.worst_task?.id).toBe("ZD-1041");
   });

@@ -54,7 +54,8 @@ function build(input: BuildInput): Results {
   const runChecks = new Map(input.run_checks.map((r) => [r.run, r.checks.map(copyCheck)]));
   const trialsByTicket = new Map<number, Trial[]>(tickets.map((t) => [t.id, []]));
   const runs: RunResult[] = [];
-  const policyProblems: string[] = [];
+  /** Problems no single task's verdict owns (agent exits, failed checks), with the runs they happened in. */
+  const runLevel = new Map<string, number[]>();
 
   for (const index of runIndexes) {
     const runEpisodes = episodes.filter((e) => e.run === index);
@@ -99,14 +100,12 @@ function build(input: BuildInput): Results {
           const money = entry.dollars_wrong_cents > 0 ? `, ${formatMoney(entry.dollars_wrong_cents, currency)} wrong` : "";
           const line = `${ticket.label}: ${verdict}${money}`;
           taskProblems.push({ position: ticket.id, line });
-          policyProblems.push(`run ${index}: ${line}`);
         }
       }
     }
-    for (const p of episodeProblems) policyProblems.push(`run ${index}: ${p}`);
     const checks = runChecks.get(index) ?? [];
     const runCheckProblems = checks.filter((c) => !c.held).map((c) => `check ${c.name} failed${c.detail ? ` (${c.detail})` : ""}`);
-    for (const p of runCheckProblems) policyProblems.push(`run ${index}: ${p}`);
+    for (const p of [...episodeProblems, ...runCheckProblems]) runLevel.set(p, [...(runLevel.get(p) ?? []), index]);
     dollars += sum(checks.map((c) => c.dollars_wrong_cents));
     worlds.sort((a, b) => a.position - b.position);
     const missing = tickets.filter((t) => !worlds.some((w) => w.position === t.id));
@@ -123,7 +122,7 @@ function build(input: BuildInput): Results {
   const commands = suggestedCommands(input);
   const worst = worstTask(taskStats, tickets, input);
   const crash = crashTest(input, runs, taskStats, tickets, worst);
-  const decision = decide(decisionFacts(input, episodes, tickets, runs, crash, policyProblems, commands.doctor, worst));
+  const decision = decide(decisionFacts(input, episodes, tickets, runs, crash, failureSummary(taskStats, runLevel, currency), commands.doctor, worst));
 
   return {
     schema: RESULTS_SCHEMA,
@@ -186,6 +185,25 @@ function describeAgentFailure(a: NonNullable<EpisodeRecord["agent"]>): string | 
   if (a.signal) return `was killed by ${a.signal}`;
   if (a.exit_code !== 0) return `exited ${a.exit_code ?? "without a code"}`;
   return null;
+}
+
+/**
+ * What failed, for the status reason: keyed tasks worst first (the worst task's order), each with its failing
+ * verdicts and how often, then the problems no task owns with the runs they hit.
+ */
+function failureSummary(tasks: TaskStats[], runLevel: Map<string, number[]>, currency: string): string[] {
+  const failing = tasks
+    .filter((t) => t.keyed && t.trials > 0 && t.passed + t.infra_errors < t.trials)
+    .sort((a, b) => a.passed / a.trials - b.passed / b.trials || b.dollars_wrong_cents - a.dollars_wrong_cents || a.position - b.position);
+  const lines = failing.map((t) => {
+    const words = [...new Set(t.verdicts.filter((v) => v !== null && v !== INFRA_ERROR && v !== "passed"))];
+    const failed = t.trials - t.passed - t.infra_errors;
+    const what = words.length > 0 ? words.join("/") : "failed a check or an agent exit";
+    const money = t.dollars_wrong_cents > 0 ? `, ${formatMoney(t.dollars_wrong_cents, currency)} wrong` : "";
+    return `${t.id} ${what} in ${failed} of ${t.trials} runs${money}`;
+  });
+  for (const [problem, inRuns] of runLevel) lines.push(`${problem} in run${inRuns.length === 1 ? "" : "s"} ${inRuns.join(", ")}`);
+  return lines;
 }
 
 function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes: number[]): TaskStats {

@@ -34,7 +34,7 @@ export interface DecisionFacts {
   traffic_reported: number;
   billing_traffic: number;
   unsupported: UnsupportedCall[];
-  /** Lines saying why runs were not flawless for the agent's own doing (verdicts, exits, checks), in order. */
+  /** Lines saying what failed by the agent's own doing (task verdicts worst first, then exits and checks). */
   policy_problems: string[];
   runs: number;
   flawless_runs: number;
@@ -103,8 +103,8 @@ export function decide(f: DecisionFacts): Decision {
   const infra =
     f.agent_start_failures.count + f.world_create_failures.count + f.grade_failures.count + f.server_failures.count;
   if (f.policy_problems.length > 0) {
-    const first = f.policy_problems[0];
-    const rest = f.policy_problems.length > 1 ? ` (+${f.policy_problems.length - 1} more)` : "";
+    const first = f.policy_problems.slice(0, 3).join("; ");
+    const rest = f.policy_problems.length > 3 ? ` (+${f.policy_problems.length - 3} more)` : "";
     const infraNote = infra > 0 ? `; ${infra} episode${plural(infra)} also hit infrastructure errors` : "";
     return contract(
       "policy_failed",

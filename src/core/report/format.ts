@@ -1,0 +1,67 @@
+// Small renderings every report shares, so the text, JUnit and HTML forms say the same thing the same way.
+import type { AgentOutcome, Check } from "../results/input";
+import type { Results, RunResult, WorldResult } from "../results/types";
+
+export function pct(x: number | null): string {
+  return x === null ? "—" : `${Math.round(x * 100)}%`;
+}
+
+export function intervalText(i: { low: number; high: number } | null): string {
+  return i === null ? "—" : `${Math.round(i.low * 100)}–${Math.round(i.high * 100)}%`;
+}
+
+/** One word for a trial: the verdict, "policy" for a task with no key, "not run" for a gap. */
+export function verdictWord(v: string | null, keyed: boolean): string {
+  if (v === null) return keyed ? "not run" : "policy";
+  return v;
+}
+
+export function agentFailure(a: AgentOutcome | null): string | null {
+  if (!a) return null;
+  if (a.start_error) return `could not start (${a.start_error})`;
+  if (a.timed_out) return "timed out";
+  if (a.error) return `failed (${a.error})`;
+  if (a.signal) return `was killed by ${a.signal}`;
+  if (a.exit_code !== 0) return `exited ${a.exit_code ?? "without a code"}`;
+  return null;
+}
+
+/**
+ * Problems of a run that belong to no single task's verdict: failed checks (world and run level) and agent
+ * exits. In shift mode the world is shared, so each world is reported once.
+ */
+export function runLevelProblems(run: RunResult): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const w of run.worlds) {
+    const key = w.world ?? `task:${w.task}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const where = sharedWorld(run, w) ? "the world" : `${w.task}'s world`;
+    const agent = w.infra_error ? null : agentFailure(w.agent);
+    if (agent) out.push(`${where}: the agent ${agent}`);
+    for (const c of w.checks) if (!c.held) out.push(`${where}: ${checkText(c)}`);
+  }
+  for (const c of run.checks) if (!c.held) out.push(checkText(c));
+  return out;
+}
+
+function sharedWorld(run: RunResult, w: WorldResult): boolean {
+  return w.world !== null && run.worlds.filter((x) => x.world === w.world).length > 1;
+}
+
+export function checkText(c: Check): string {
+  return `check ${c.name} failed${c.detail ? ` (${c.detail})` : ""}`;
+}
+
+/** The trials worth explaining: a keyed task that did not pass, an infrastructure error. */
+export function failures(results: Results): { run: RunResult; world: WorldResult }[] {
+  const out: { run: RunResult; world: WorldResult }[] = [];
+  for (const run of results.runs) for (const world of run.worlds) if (world.passed === false || world.verdict === "infra_error") out.push({ run, world });
+  return out;
+}
+
+export function passHatAtK(results: Results): { k: number; value: number; low: number; high: number } | null {
+  const curve = results.crash_test.suite.pass_hat_k;
+  return curve.length > 0 ? curve[curve.length - 1] : null;
+}

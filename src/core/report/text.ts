@@ -1,0 +1,68 @@
+// The text a passk run prints when it ends: the per-task table, the crash-test summary, and the two contract
+// lines last (`status:` then `next:`), so a log's tail always says what happened and what to do.
+import { formatMoney } from "../results/money";
+import type { Results } from "../results/types";
+import { intervalText, passHatAtK, pct, verdictWord } from "./format";
+
+const MAX_PROBLEM_LINES = 12;
+
+export function renderText(r: Results): string {
+  const lines: string[] = [];
+  const ct = r.crash_test;
+  const money = (c: number) => formatMoney(c, r.currency);
+  if (ct.tasks.length > 0 && r.runs.length > 0) lines.push(...taskTable(r), "");
+
+  lines.push(
+    `crash test: ${ct.flawless_runs} of ${ct.runs} run${ct.runs === 1 ? "" : "s"} flawless · ${money(ct.dollars_wrong_total_cents)} wrong` +
+      (ct.runs > 1 ? ` (${ct.dollars_wrong_per_run.map((c, i) => `run ${r.runs[i].index} ${money(c)}`).join(", ")})` : ""),
+  );
+  if (ct.suite.pass_hat_k.length > 0) {
+    lines.push(`pass^k over ${ct.suite.tasks} keyed task${ct.suite.tasks === 1 ? "" : "s"}: ${ct.suite.pass_hat_k.map((p) => `k=${p.k} ${pct(p.value)} [${intervalText(p)}]`).join("  ")}`);
+  }
+  if (ct.trials.infra_errors > 0 || ct.infra_errors.count > 0) {
+    const stages = Object.entries(ct.infra_errors.by_stage).map(([s, n]) => `${s} ${n}`).join(", ");
+    lines.push(`infrastructure errors: ${ct.infra_errors.count} episode${ct.infra_errors.count === 1 ? "" : "s"} (${stages}), counted as trials not passed`);
+  }
+  if (ct.flaky_tasks.length > 0) lines.push(`flaky (verdict changed across runs): ${ct.flaky_tasks.join(", ")}`);
+  const problems = r.runs.flatMap((run) => run.problems.map((p) => `  run ${run.index}: ${oneLine(p)}`));
+  if (problems.length > 0) {
+    lines.push("problems:", ...problems.slice(0, MAX_PROBLEM_LINES));
+    if (problems.length > MAX_PROBLEM_LINES) lines.push(`  … ${problems.length - MAX_PROBLEM_LINES} more in the JSON or the report`);
+  }
+  if (ct.worst_task) {
+    const w = ct.worst_task;
+    lines.push(`worst task: ${w.id} "${oneLine(w.subject)}" · ${pct(w.accuracy)} · ${money(w.dollars_wrong_cents)} wrong`, `  replay: ${w.replay}`);
+  }
+  lines.push(`status: ${r.status} (exit ${r.exit_code}) — ${oneLine(r.reason)}`, `next: ${oneLine(r.next_action)}`);
+  return lines.join("\n") + "\n";
+}
+
+function taskTable(r: Results): string[] {
+  const ct = r.crash_test;
+  const at = passHatAtK(r);
+  const header = ["task", ...r.runs.map((run) => `run ${run.index}`), "passed", "accuracy", "95% interval", at ? `pass^${at.k}` : "pass^k", "wrong", ""];
+  const rows = ct.tasks.map((t) => [
+    oneLine(t.id),
+    ...t.verdicts.map((v) => verdictWord(v, t.keyed)),
+    t.keyed ? `${t.passed}/${t.trials}` : "—",
+    pct(t.accuracy),
+    intervalText(t.interval),
+    t.pass_hat_k && at && t.pass_hat_k[at.k - 1] ? pct(t.pass_hat_k[at.k - 1].value) : "—",
+    formatMoney(t.dollars_wrong_cents, r.currency),
+    t.flaky ? "flaky" : "",
+  ]);
+  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((row) => width(row[i]))));
+  const fmt = (row: string[]) => row.map((c, i) => c + " ".repeat(widths[i] - width(c))).join("  ").trimEnd();
+  const out = [fmt(header), ...rows.map(fmt)];
+  return out;
+}
+
+/** Terminal columns, counting code points (good enough for ids and verdict words). */
+function width(s: string): number {
+  return Array.from(s).length;
+}
+
+/** One printable line: whitespace runs and control characters (a subject could carry terminal escapes) become one space. */
+function oneLine(s: string): string {
+  return s.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
+}
