@@ -102,17 +102,33 @@ export class Store {
     );
   }
 
-  /** Bulk seeding: one statement per chunk through json_each, the fastest path measured in the DO. */
+  /**
+   * Bulk seeding: one statement per chunk through json_each, the fastest path measured in the DO. Chunks are cut
+   * by size because SQLite refuses a bound string over 2 MB.
+   */
   seedInsertMany(rows: Array<{ type: ObjectType; obj: StoredObject; customer: string | null; created: number }>): void {
     let seq = Number(this.meta("seq") ?? "0");
-    const CHUNK = 2000;
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const chunk = rows.slice(i, i + CHUNK).map((r) => [r.type, r.obj.id, ++seq, r.created, r.customer, JSON.stringify(r.obj)]);
+    const MAX_CHUNK_CHARS = 1_000_000;
+    let chunk: string[] = [];
+    let size = 0;
+    const flush = () => {
+      if (!chunk.length) return;
       this.sql.exec(
         "INSERT INTO objects (type, id, seq, created, customer, deleted, data) SELECT value->>0, value->>1, value->>2, value->>3, value->>4, 0, value->>5 FROM json_each(?)",
-        JSON.stringify(chunk),
+        `[${chunk.join(",")}]`,
       );
+      chunk = [];
+      size = 0;
+    };
+    for (const r of rows) {
+      const data = JSON.stringify(r.obj);
+      if (data.length > MAX_CHUNK_CHARS) throw new Error(`seed object ${r.obj.id} is ${data.length} characters; a world object may be at most ${MAX_CHUNK_CHARS}`);
+      const row = JSON.stringify([r.type, r.obj.id, ++seq, r.created, r.customer, data]);
+      if (size + row.length > MAX_CHUNK_CHARS) flush();
+      chunk.push(row);
+      size += row.length + 1;
     }
+    flush();
     this.setMeta("seq", String(seq));
   }
 

@@ -39,4 +39,20 @@ describe("admin API", () => {
     const body = (await res.json()) as { error: { issues: Array<{ path: string; message: string }> } };
     expect(body.error.issues).toContainEqual({ path: "data.customers[0].colour", message: "unknown field" });
   });
+
+  it("seeds a world whose objects add up to more than SQLite's 2 MB bound-string limit", async () => {
+    const customers = Array.from({ length: 3000 }, (_, i) => ({
+      id: `cus_Big${String(i).padStart(5, "0")}`,
+      email: `c${i}@example.com`,
+      name: `Customer ${i}`,
+      description: "x".repeat(1200),
+    }));
+    const seed = { version: 1, name: "big", clock: "2026-01-01T00:00:00Z", currency: "usd", data: { customers } };
+    const res = await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed }) });
+    expect(res.status).toBe(201);
+    const world = (await res.json()) as { id: string; objects: number };
+    expect(world.objects).toBeGreaterThanOrEqual(3000);
+    const info = (await (await call(`/admin/worlds/${world.id}`, { headers: admin })).json()) as { objects: Record<string, number> };
+    expect(info.objects.customers).toBe(3000);
+  });
 });
