@@ -2,8 +2,10 @@
 import type { Command } from "./types";
 import { serve } from "./serve";
 import { run } from "./run";
+import { passk } from "./passk";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
   run,
+  passk,
 };

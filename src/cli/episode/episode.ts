@@ -45,7 +45,7 @@ export interface EpisodeResult<G> {
   destroy_error: Error | null;
 }
 
-export async function runEpisode<G>(spec: EpisodeSpec, inspect?: (view: WorldView) => Promise<G> | G): Promise<EpisodeResult<G>> {
+export async function runEpisode<G>(spec: EpisodeSpec, inspect?: (view: WorldView, agent: AgentOutcome) => Promise<G> | G): Promise<EpisodeResult<G>> {
   const out: EpisodeResult<G> = { world: null, create_error: null, agent: null, diff: null, trace: null, traffic: null, inspect_error: null, inspected: null, destroyed: false, destroy_error: null };
   try {
     out.world = await spec.client.createWorld(spec.seed, spec.scenario);
@@ -69,7 +69,7 @@ export async function runEpisode<G>(spec: EpisodeSpec, inspect?: (view: WorldVie
       out.diff = diff;
       out.trace = trace;
       out.traffic = summarizeTraffic(trace);
-      if (inspect && !spec.signal?.aborted) out.inspected = await inspect({ world, diff, trace });
+      if (inspect && !spec.signal?.aborted) out.inspected = await inspect({ world, diff, trace }, out.agent);
     } catch (e) {
       out.inspect_error = e as Error;
     }
