@@ -4,6 +4,7 @@ import { twin } from "./routes/twin";
 import { requireToken } from "./routes/admin/auth";
 import { seeds } from "./routes/admin/seeds";
 import { worldsRoutes } from "./routes/admin/worlds";
+import { gradeRoutes } from "./routes/admin/grade";
 import { adminError } from "./routes/admin/errors";
 
 export const app = new Hono<AppEnv>();
@@ -12,6 +13,7 @@ app.get("/health", (c) => c.json({ ok: true, service: "worlds" }));
 
 app.use("/admin/*", requireToken);
 app.route("/admin/seeds", seeds);
+app.route("/admin/worlds", gradeRoutes);
 app.route("/admin/worlds", worldsRoutes);
 
 app.route("/", twin);

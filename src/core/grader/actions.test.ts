@@ -156,3 +156,19 @@ describe("deriveActions", () => {
     expect(changes).toEqual([]);
   });
 });
+
+describe("deriveActions: credit notes linking refunds", () => {
+  it("adds no money for a credit note that links a refund made before the agent started", () => {
+    const seed = [
+      { id: "ch_a1", customer: "cus_alice", amount: 24300, amount_refunded: 1000, invoice: "in_a1" },
+      { id: "in_a1", customer: "cus_alice", status: "paid" },
+      { id: "re_old", charge: "ch_a1", amount: 1000, customer: "cus_alice", status: "succeeded" },
+    ];
+    const w = world(seed).create(
+      "credit_notes",
+      { id: "cn_l", invoice: "in_a1", customer: "cus_alice", status: "issued", total: 1000, pre_payment_amount: 0, post_payment_amount: 1000, refunds: [{ refund: "re_old", amount_refunded: 1000, type: "refund" }] },
+      "cus_alice",
+    );
+    expect(deriveActions(w.diff()).actions).toEqual([]);
+  });
+});

@@ -245,8 +245,10 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
       other(e, `created credit note ${e.id}, void`);
       return;
     }
-    const refunds = Array.isArray(cn.refunds) ? cn.refunds.filter(isObj) : [];
-    const refund = num(cn, "refund_amount") ?? (refunds.length ? refunds.reduce((s, r) => s + (num(r, "amount_refunded") ?? num(r, "amount") ?? 0), 0) : 0);
+    // Refunds the note links are counted on their own refund objects: one created in this diff is already an
+    // action, one that existed before moved no new money. Only a stated refund_amount with no refund object
+    // behind it (a store that keeps the split on the note) adds a refund here.
+    const refund = num(cn, "refund_amount") ?? 0;
     const credit = num(cn, "credit_amount") ?? 0;
     const oob = num(cn, "out_of_band_amount") ?? 0;
     const total = num(cn, "total") ?? num(cn, "amount") ?? 0;
