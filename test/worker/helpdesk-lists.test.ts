@@ -42,10 +42,11 @@ describe("help desk: pagination", () => {
     const w = await createWorld(bigSeed(7));
     const seen: number[] = [];
     let url: string | null = `${ORIGIN}/api/v2/tickets.json?page[size]=3`;
-    const pages: Array<{ meta: { has_more: boolean; after_cursor: string | null; before_cursor: string | null }; links: { next: string | null; prev: string | null } }> = [];
+    type CursorPage = { tickets: Ticket[]; meta: { has_more: boolean; after_cursor: string | null; before_cursor: string | null }; links: { next: string | null; prev: string | null } };
+    const pages: CursorPage[] = [];
     while (url) {
-      const path = url.slice(`${ORIGIN}/api/v2/`.length);
-      const page = await json<{ tickets: Ticket[]; meta: (typeof pages)[number]["meta"]; links: (typeof pages)[number]["links"] }>(await desk(w, "GET", path));
+      const path: string = url.slice(`${ORIGIN}/api/v2/`.length);
+      const page: CursorPage = await json<CursorPage>(await desk(w, "GET", path));
       seen.push(...page.tickets.map((t) => t.id));
       pages.push(page);
       url = page.links.next;
