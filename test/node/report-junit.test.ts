@@ -7,6 +7,15 @@ import { renderJunit } from "../../src/core/report/junit";
 import { buildResults } from "../../src/core/results/build";
 import { syntheticInput } from "../../src/core/results/synthetic.fixture";
 
+// The callback below runs in the page; tsconfig has no DOM lib, so name the little of it used here.
+interface XmlNode {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  querySelector(sel: string): XmlNode | null;
+  querySelectorAll(sel: string): Iterable<XmlNode>;
+}
+declare const DOMParser: new () => { parseFromString(text: string, type: string): XmlNode };
+
 let browser: Browser;
 beforeAll(async () => {
   if (!existsSync("/usr/bin/chromium")) throw new Error("/usr/bin/chromium is missing: apt-get update && apt-get install -y chromium");
