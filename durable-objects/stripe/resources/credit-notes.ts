@@ -17,8 +17,7 @@ import { settle, type InvoiceDoc } from "./money/invoice-math";
 import { formatAmount } from "./money/format";
 import { paidCharge } from "./money/links";
 import { refundable, refundCharge } from "./money/refund-charge";
-import { moneyIndex } from "./money/seed-index";
-import { invoiceNumber, invoicePrefix } from "./money/invoice-seed";
+import { invoiceNumber, invoicePrefix, moneyIndex } from "./money/seed-index";
 
 const REASONS = ["duplicate", "fraudulent", "order_change", "product_unsatisfactory"] as const;
 
@@ -146,7 +145,7 @@ function seedCreditNotes(doc: SeedDocument, ctx: SeedContext): SeedRow[] {
       currency: inv.currency ?? doc.currency,
       customer: inv.customer,
       invoice: inv.id,
-      number: cn.number ?? creditNumber(inv.number ?? null, inv.customer, n),
+      number: cn.number ?? creditNumber(idx.invoiceNumbers.get(inv.id) ?? null, inv.customer, n),
       lines: cn.lines.map((l) =>
         lineDoc({ id: l.id, amount: l.amount, description: l.description ?? null, invoice_line_item: l.invoice_line_item ?? null, quantity: l.quantity ?? 1, type: l.type ?? (l.invoice_line_item ? "invoice_line_item" : "custom_line_item") }),
       ),

@@ -6,7 +6,8 @@ import type { Store } from "../../../store/store";
 import { domainError } from "../../errors";
 import { applyBalanceChange } from "../customer-balance";
 import { endingBalance, settle, type InvoiceDoc, type InvoicePaymentDoc } from "./invoice-math";
-import { invoiceNumber, invoicePrefix, hostedUrl, pdfUrl } from "./invoice-seed";
+import { hostedUrl, pdfUrl } from "./invoice-seed";
+import { invoiceNumber, invoicePrefix } from "./seed-index";
 import { paymentIntentOf } from "./links";
 import { cardDetails, chargeDoc, defaultCard, paymentIntentDoc, type Card } from "./shapes";
 

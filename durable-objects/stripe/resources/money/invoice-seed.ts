@@ -9,25 +9,10 @@ import { idSuffix, moneyIndex, SeedConsistencyError, type MoneySeedIndex, type S
 
 const DAY = 86_400;
 
-/** The invoice number prefix a seeded customer gets (the customers resource derives it the same way). */
-export function invoicePrefix(customerId: string): string {
-  return (idSuffix(customerId).replace(/[^A-Za-z0-9]/g, "").toUpperCase() + "XXXXXXXX").slice(0, 8);
-}
-
-export function invoiceNumber(prefix: string, sequence: number): string {
-  return `${prefix}-${String(sequence).padStart(4, "0")}`;
-}
-
 export function seedInvoices(doc: SeedDocument, ctx: SeedContext): SeedRow[] {
   const idx = moneyIndex(doc);
-  const sequences = new Map<string, number>();
   return doc.data.invoices.map((inv, i) => {
-    let number = inv.number ?? null;
-    if (inv.status !== "draft") {
-      const n = (sequences.get(inv.customer) ?? 0) + 1;
-      sequences.set(inv.customer, n);
-      number ??= invoiceNumber(invoicePrefix(inv.customer), n);
-    }
+    const number = idx.invoiceNumbers.get(inv.id) ?? inv.number ?? null;
     const obj = invoiceFromSeed(inv, i, number, doc, ctx, idx);
     return { type: "invoices", obj, customer: inv.customer, created: obj.created as number };
   });

@@ -40,6 +40,8 @@ export interface MoneySeedIndex {
   creditNotesByInvoice: Map<string, SeedCreditNote[]>;
   splits: Map<string, CreditNoteSplit>;
   invoiceTotals: Map<string, number>;
+  /** Each finalized invoice's number: the seed's, else the customer's prefix and its sequence in seed order. */
+  invoiceNumbers: Map<string, string>;
 }
 
 const cache = new WeakMap<SeedDocument, MoneySeedIndex>();
@@ -80,7 +82,15 @@ function build(doc: SeedDocument): MoneySeedIndex {
     creditNotesByInvoice: new Map(),
     splits: new Map(),
     invoiceTotals: new Map(),
+    invoiceNumbers: new Map(),
   };
+  const sequences = new Map<string, number>();
+  for (const inv of d.invoices) {
+    if (inv.status === "draft") continue;
+    const n = (sequences.get(inv.customer) ?? 0) + 1;
+    sequences.set(inv.customer, n);
+    idx.invoiceNumbers.set(inv.id, inv.number ?? invoiceNumber(invoicePrefix(inv.customer), n));
+  }
   for (const r of d.refunds) push(idx.refundsByCharge, r.charge, r);
   d.charges.forEach((ch, i) => {
     const refunded = (idx.refundsByCharge.get(ch.id) ?? []).reduce((s, r) => s + r.amount, 0);
@@ -136,6 +146,15 @@ export function latestCharge(idx: MoneySeedIndex, piId: string): string | null {
   const pi = idx.paymentIntents.get(piId);
   if (pi?.latest_charge) return pi.latest_charge;
   return idx.chargesByIntent.get(piId)?.[0]?.id ?? null;
+}
+
+/** The invoice number prefix a seeded customer gets (the customers resource derives it the same way). */
+export function invoicePrefix(customerId: string): string {
+  return (idSuffix(customerId).replace(/[^A-Za-z0-9]/g, "").toUpperCase() + "XXXXXXXX").slice(0, 8);
+}
+
+export function invoiceNumber(prefix: string, sequence: number): string {
+  return `${prefix}-${String(sequence).padStart(4, "0")}`;
 }
 
 /** Suffix of an id after its prefix, used to derive ids of objects a seed implies but does not list. */
