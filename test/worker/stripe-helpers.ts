@@ -2,7 +2,9 @@
 import { exports } from "cloudflare:workers";
 
 const admin = { authorization: "Bearer test-token", "content-type": "application/json" };
-export const call = (path: string, init: RequestInit = {}) => exports.default.fetch(new Request(`http://twin.test${path}`, init));
+// The pool's typings do not describe the Worker's default export; it is the Hono app's fetch.
+const worker = (exports as unknown as { default: { fetch(req: Request): Promise<Response> } }).default;
+export const call = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`http://twin.test${path}`, init));
 
 export const CLOCK = "2026-09-15T12:00:00Z";
 export const NOW = Date.parse(CLOCK) / 1000;

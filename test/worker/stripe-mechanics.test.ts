@@ -38,7 +38,7 @@ describe("billing twin: decoding and errors", () => {
     const nested = await stripe(w, "POST", "/v1/subscriptions/sub_Alice", { raw: "items[0][id]=si_Alice&items[0][prise]=price_GrowthMonthly" });
     expect(nested.body.error.message).toBe("Received unknown parameter: items[0][prise]");
     const trace = await (await call(`/admin/worlds/${w.id}/trace`, { headers: { authorization: "Bearer test-token" } })).text();
-    const notes = trace.trim().split("\n").map((l) => JSON.parse(l).note);
+    const notes = trace.trim().split("\n").map((l: string) => JSON.parse(l).note);
     expect(notes).toContain("unknown_parameter");
   });
 
