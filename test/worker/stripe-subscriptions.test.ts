@@ -169,3 +169,54 @@ describe("billing twin: subscriptions", () => {
     expect(old.body.data[0]).toMatchObject({ subscription: "sub_Alice", subscription_item: "si_Alice", price: { id: "price_StarterMonthly" } });
   });
 });
+
+describe("billing twin: invoicing subscription changes now", () => {
+  it("always_invoice bills the prorations on a new paid invoice and points latest_invoice at it", async () => {
+    const w = await createWorld();
+    const r = await stripe(w, "POST", "/v1/subscriptions/sub_Alice", {
+      params: { items: [{ id: "si_Alice", price: "price_GrowthMonthly" }], proration_behavior: "always_invoice" },
+    });
+    expect(r.status).toBe(200);
+    const inv = await stripe(w, "GET", `/v1/invoices/${r.body.latest_invoice}`);
+    expect(inv.body).toMatchObject({
+      object: "invoice",
+      status: "paid",
+      billing_reason: "subscription_update",
+      customer: "cus_Alice",
+      total: 3000,
+      amount_paid: 3000,
+      amount_remaining: 0,
+      parent: { type: "subscription_details", subscription_details: { subscription: "sub_Alice" } },
+    });
+    expect(inv.body.lines.data.map((l: { amount: number }) => l.amount)).toEqual([-1500, 4500]);
+    const pending = await stripe(w, "GET", "/v1/invoiceitems", { params: { customer: "cus_Alice", pending: true } });
+    expect(pending.body.data).toEqual([]);
+    const d = await diff(w);
+    const kinds = d.entries.map((e) => `${e.type}:${e.op}`);
+    expect(kinds).toContain("invoices:created");
+    expect(kinds).toContain("charges:created");
+  });
+
+  it("a downgrade billed now credits the net amount to the customer's balance", async () => {
+    const w = await createWorld();
+    // Bob: 2 × 9000 with 20 of 30 days left -> credit 12000; Starter 3000 for 20 days -> 2000; net -10000.
+    const r = await stripe(w, "POST", "/v1/subscriptions/sub_Bob", {
+      params: { items: [{ id: "si_Bob", price: "price_StarterMonthly" }], proration_behavior: "always_invoice" },
+    });
+    const inv = await stripe(w, "GET", `/v1/invoices/${r.body.latest_invoice}`);
+    expect(inv.body).toMatchObject({ total: -10000, amount_due: 0, status: "paid", starting_balance: -500, ending_balance: -10500 });
+    const cus = await stripe(w, "GET", "/v1/customers/cus_Bob");
+    expect(cus.body.balance).toBe(-10500);
+    const ledger = await stripe(w, "GET", "/v1/customers/cus_Bob/balance_transactions", { params: { limit: 1 } });
+    expect(ledger.body.data[0].ending_balance).toBe(-10500);
+  });
+
+  it("cancel with prorate and invoice_now credits unused time on a final invoice", async () => {
+    const w = await createWorld();
+    const r = await stripe(w, "DELETE", "/v1/subscriptions/sub_Alice", { params: { prorate: true, invoice_now: true } });
+    expect(r.body.status).toBe("canceled");
+    const inv = await stripe(w, "GET", `/v1/invoices/${r.body.latest_invoice}`);
+    expect(inv.body).toMatchObject({ total: -1500, amount_due: 0 });
+    expect((await stripe(w, "GET", "/v1/customers/cus_Alice")).body.balance).toBe(-1500);
+  });
+});

@@ -14,6 +14,7 @@ import { isPreBasil } from "../versions";
 import { addInterval, prorate, shortDate, type Interval } from "./billing-periods";
 import { createInvoiceItem } from "./invoice-items";
 import { seedPriceObjects } from "./prices";
+import { invoicePendingItems } from "./subscription-invoice";
 
 type Item = StoredObject & {
   price: StoredObject;
@@ -285,7 +286,13 @@ export function updateSubscription(store: Store, id: string, a: UpdateArgs): Sto
 
   const behavior: ProrationBehavior = a.proration_behavior ?? "create_prorations";
   const at = a.proration_date ?? now;
-  if (a.items?.length) sub = changeItems(store, sub, a.items, behavior, at, now);
+  // A change of billing interval starts a new period now, which is billed now, as the real API does.
+  let invoiceNow = behavior === "always_invoice";
+  if (a.items?.length) {
+    const changed = changeItems(store, sub, a.items, behavior, at, now);
+    sub = changed.sub;
+    invoiceNow ||= changed.resets && behavior !== "none";
+  }
 
   const details = { ...((sub.cancellation_details as Record<string, unknown>) ?? {}) };
   if (a.cancellation_details?.comment !== undefined) details.comment = a.cancellation_details.comment;
@@ -313,7 +320,9 @@ export function updateSubscription(store: Store, id: string, a: UpdateArgs): Sto
   if (a.pause_collection !== undefined)
     next.pause_collection = a.pause_collection ? { behavior: a.pause_collection.behavior, resumes_at: a.pause_collection.resumes_at ?? null } : null;
   if (a.trial_end !== undefined && a.trial_end !== null) next = endTrial(next, a.trial_end, now);
-  return store.update("subscriptions", id, next);
+  const stored = store.update("subscriptions", id, next);
+  if (invoiceNow && invoicePendingItems(store, stored, "subscription_update")) return store.get("subscriptions", id)!;
+  return stored;
 }
 
 function endTrial(sub: Sub, value: string, now: number): Sub {
@@ -328,7 +337,14 @@ function endTrial(sub: Sub, value: string, now: number): Sub {
  * Applies items[]: with an id the item changes in place (same si_ id; quantity resets to 1 on a price change
  * unless given), `deleted` removes it, without an id a new item is added. Prorations follow proration_behavior.
  */
-function changeItems(store: Store, sub: Sub, specs: Array<z.output<typeof itemParam>>, behavior: ProrationBehavior, at: number, now: number): Sub {
+function changeItems(
+  store: Store,
+  sub: Sub,
+  specs: Array<z.output<typeof itemParam>>,
+  behavior: ProrationBehavior,
+  at: number,
+  now: number,
+): { sub: Sub; resets: boolean } {
   let items = [...sub.items.data];
   const changed: Array<{ old: Item | null; next: Item | null }> = [];
   specs.forEach((spec, i) => {
@@ -386,7 +402,7 @@ function changeItems(store: Store, sub: Sub, specs: Array<z.output<typeof itemPa
       else if (nextNow) prorationItems(store, updated, { ...nextNow, quantity: 0 }, nextNow, at);
     }
   }
-  return updated;
+  return { sub: updated, resets };
 }
 
 const cancelParams = strict({
@@ -402,7 +418,9 @@ export function cancelSubscription(store: Store, id: string, a: z.output<typeof 
   const now = store.now();
   // prorate=true credits the unused time of every item to the customer's next invoice.
   if (a.prorate && sub.status !== "trialing") for (const it of sub.items.data) prorationItems(store, sub, it, null, now);
-  return cancelSubscriptionNow(store, sub, { reason: "cancellation_requested", comment: a.cancellation_details?.comment, feedback: a.cancellation_details?.feedback });
+  // invoice_now bills what is pending for the subscription (its prorations) on a final invoice.
+  if (a.invoice_now) invoicePendingItems(store, sub, "subscription_update");
+  return cancelSubscriptionNow(store, store.get("subscriptions", id)!, { reason: "cancellation_requested", comment: a.cancellation_details?.comment, feedback: a.cancellation_details?.feedback });
 }
 
 const STATUSES = ["active", "all", "canceled", "ended", "incomplete", "incomplete_expired", "past_due", "paused", "trialing", "unpaid"] as const;
