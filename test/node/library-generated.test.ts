@@ -53,7 +53,7 @@ describe("generated starter library", () => {
     const r = check(root);
     expect(r.out).toContain("5 packs");
     expect(r.status).toBe(0);
-  });
+  }, 180_000);
 
   it("fails on a hand edit and on a pack the generator does not write", () => {
     const dir = copyTree();
@@ -63,7 +63,7 @@ describe("generated starter library", () => {
     expect(r.status).toBe(1);
     expect(r.out).toContain("seeds/acme-policy.md: differs from the generator's output");
     expect(r.out).toContain("packs/extra.yaml: not written by the generator");
-  });
+  }, 180_000);
 
   it("fails when a pack no longer compiles to the library's key, naming the field", () => {
     const dir = copyTree();
@@ -75,5 +75,5 @@ describe("generated starter library", () => {
     const r = check(dir);
     expect(r.status).toBe(1);
     expect(r.out).toContain(`task ${walled.label} compiles to a different key than the library's (decoys:`);
-  });
+  }, 180_000);
 });
