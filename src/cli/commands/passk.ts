@@ -4,8 +4,7 @@ import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { buildResults, serializeResults } from "../../core/results/index";
-import { renderText } from "../../core/report/text";
-import { renderJunit } from "../../core/report/junit";
+import { renderHtml, renderJunit, renderText } from "../../core/report/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
@@ -27,6 +26,7 @@ const DEFS: FlagDefs = {
   "keep-worlds": { kind: "switch", help: "leave every world on the server (ids are printed)" },
   json: { kind: "switch", help: "print the results JSON on stdout instead of text" },
   "json-file": { kind: "value", placeholder: "F", help: "also write the results JSON to F" },
+  report: { kind: "value", placeholder: "F.html", help: "write a self-contained HTML report" },
   junit: { kind: "value", placeholder: "F.xml", help: "write a JUnit file (one testcase per task)" },
   scenario: { kind: "value", placeholder: "S", help: "a scenario name or file (default: the file's scenario:)" },
 };
@@ -44,13 +44,14 @@ const SCHEMA = z.strictObject({
   "keep-worlds": flag.switch(),
   json: flag.switch(),
   "json-file": flag.text().optional(),
+  report: flag.text().optional(),
   junit: flag.text().optional(),
   scenario: flag.text().optional(),
 });
 
 const USAGE =
   "worlds passk --tasks F [--runs K] [--mode isolated|shift] [--task ID]... [--server auto | --url URL] [--token T]\n" +
-  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--junit F.xml] [--scenario S] -- <agent command>";
+  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S] -- <agent command>";
 
 export const passk: Command = {
   summary: "run an agent against a tasks file k times and report pass^k (exit 0 passed, 1 failed, 2-4 see docs/passk.md)",
@@ -139,6 +140,7 @@ export const passk: Command = {
 
       const doc = serializeResults(results);
       if (f["json-file"]) writeFileSync(f["json-file"], doc);
+      if (f.report) writeFileSync(f.report, renderHtml(results));
       if (f.junit) writeFileSync(f.junit, renderJunit(results));
       if (execution.keptWorlds.length) say(`kept worlds (--keep-worlds): ${execution.keptWorlds.join(" ")}`);
       if (json) process.stdout.write(doc);
