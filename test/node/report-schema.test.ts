@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { VERDICTS } from "../../src/core/grader/types";
 import { buildResults } from "../../src/core/results/build";
+import { earlyResults } from "../../src/core/results/early";
 import { serializeResults } from "../../src/core/results/serialize";
 import { syntheticEpisodes, syntheticInput } from "../../src/core/results/synthetic.fixture";
 import { assertValidResults, resultsProblems } from "./helpers/validate-results";
@@ -20,6 +23,19 @@ describe("results schema", () => {
       assertValidResults(JSON.parse(serializeResults(r)));
     }
     expect([...statuses].sort()).toEqual(["configuration_incomplete", "inconclusive", "interrupted", "passed", "policy_failed"]);
+  });
+
+  it("accepts an early stop's contract-only document, and nothing less", () => {
+    assertValidResults(earlyResults({ status: "setup_failed", reason: "no server", next_action: "use --server auto" }));
+    assertValidResults(earlyResults({ status: "interrupted", signal: "SIGINT" }, "2026-07-01T00:00:00.000Z"));
+    const { schema: _schema, ...bare } = earlyResults({ status: "configuration_incomplete", reason: "bad flag", next_action: "see --help" });
+    expect(resultsProblems(bare)).not.toEqual([]);
+    expect(resultsProblems({ ...earlyResults({ status: "setup_failed", reason: "x", next_action: "y" }), exit_code: 1 })).not.toEqual([]);
+  });
+
+  it("lists exactly the grader's verdicts plus the infrastructure error", () => {
+    const schema = JSON.parse(readFileSync(new URL("../../docs/schemas/results.schema.json", import.meta.url), "utf8")) as { $defs: { verdict: { enum: unknown[] } } };
+    expect(schema.$defs.verdict.enum).toEqual([...VERDICTS, "infra_error", null]);
   });
 
   it("rejects documents that break the contract", () => {

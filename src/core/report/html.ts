@@ -187,7 +187,9 @@ function diffTable(entries: WorldResult["evidence"]["diff"]): string {
 
 function diffChange(e: WorldResult["evidence"]["diff"][number]): string {
   const fields = e.fields;
-  if (fields && typeof fields === "object" && !Array.isArray(fields)) {
+  // A bare reference (the grader's form) names the changed paths without their values.
+  if (Array.isArray(fields)) return fields.map((f) => `<code>${esc(String(f))}</code>`).join(", ");
+  if (fields && typeof fields === "object") {
     return Object.entries(fields as Record<string, { before?: unknown; after?: unknown }>)
       .map(([path, ch]) => `<div><code>${esc(path)}</code>: ${esc(short(ch?.before))} → ${esc(short(ch?.after))}</div>`)
       .join("");

@@ -1,4 +1,4 @@
 export { renderHtml } from "./html";
 export { renderJunit } from "./junit";
-export { renderText } from "./text";
+export { contractLines, renderText } from "./text";
 export { passHatSvg } from "./curve";

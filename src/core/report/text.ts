@@ -33,8 +33,13 @@ export function renderText(r: Results): string {
     const w = ct.worst_task;
     lines.push(`worst task: ${w.id} "${oneLine(w.subject)}" · ${pct(w.accuracy)} · ${money(w.dollars_wrong_cents)} wrong`, `  replay: ${w.replay}`);
   }
-  lines.push(`status: ${r.status} (exit ${r.exit_code}) — ${oneLine(r.reason)}`, `next: ${oneLine(r.next_action)}`);
+  lines.push(...contractLines(r));
   return lines.join("\n") + "\n";
+}
+
+/** The two lines every passk output ends with, full results or an early stop alike. */
+export function contractLines(r: Pick<Results, "status" | "exit_code" | "reason" | "next_action">): [string, string] {
+  return [`status: ${r.status} (exit ${r.exit_code}) — ${oneLine(r.reason)}`, `next: ${oneLine(r.next_action)}`];
 }
 
 function taskTable(r: Results): string[] {

@@ -1,4 +1,6 @@
 export { buildResults, replayLine, ResultsInputError, SUCCESS_RULE } from "./build";
+export { earlyResults, type EarlyFailure } from "./early";
+export { evidenceFromGrade } from "./evidence";
 export { decide, EXIT_CODES, type Decision, type DecisionFacts } from "./decide";
 export { REPLY_EXCERPT_CHARS, replyExcerpt, utf8Bytes } from "./excerpt";
 export * from "./input";

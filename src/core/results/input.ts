@@ -2,10 +2,11 @@
 // as the CLI's runner or the Worker's queue consumer saw it. Parsed with zod because the Worker reads these
 // records back from D1 and the CLI hands them over from another module: both are boundaries.
 import { z } from "zod";
+import { VERDICTS } from "../grader/types";
 import { rubricDocument } from "../rubric/schema";
 
-/** Verdicts the grader gives a keyed task (docs/grading.md); null is a policy-only task's. */
-export const GRADER_VERDICTS = ["passed", "missed", "wrong_action", "wrong_amount", "wrong_target", "overreach", "false_claim", "no_reply"] as const;
+/** Verdicts the grader gives a keyed task (docs/grading.md), worst first; null is a policy-only task's. */
+export const GRADER_VERDICTS = VERDICTS;
 export const graderVerdict = z.enum(GRADER_VERDICTS);
 export type GraderVerdict = z.infer<typeof graderVerdict>;
 

@@ -143,3 +143,13 @@ export interface CrashTest {
   worst_task: WorstTask | null;
   by_trap_class: TrapClassStats[];
 }
+
+/** A run that stopped before its tasks compiled: only the contract (schema $defs/early). */
+export interface EarlyResults {
+  schema: typeof RESULTS_SCHEMA;
+  status: "configuration_incomplete" | "setup_failed" | "inconclusive" | "interrupted";
+  reason: string;
+  next_action: string;
+  exit_code: number;
+  generated_at: string | null;
+}
