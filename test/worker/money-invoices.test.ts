@@ -181,3 +181,20 @@ describe("invoice reads", () => {
     expect(ids(await stripe(w, "GET", "/v1/invoices/search", { params: { query: 'subscription:"sub_Alice"' } }))).toEqual(["in_AliceOpen", "in_AlicePaid"]);
   });
 });
+
+describe("invoice payments", () => {
+  it("lists and retrieves the payments that live inside invoices", async () => {
+    const w = await createWorld(moneySeed());
+    const paid = await post(w, "/v1/invoices/in_AliceOpen/pay");
+    expect(paid.status).toBe(200);
+    const list = await stripe(w, "GET", "/v1/invoice_payments", { params: { invoice: "in_AliceOpen" } });
+    expect(list.body).toMatchObject({ object: "list", url: "/v1/invoice_payments", data: [{ object: "invoice_payment", invoice: "in_AliceOpen", status: "paid", amount_paid: 3000 }] });
+    const byIntent = await stripe(w, "GET", "/v1/invoice_payments", { params: { payment: { type: "payment_intent", payment_intent: "pi_AlicePaid" } } });
+    expect(byIntent.body.data.map((p: { invoice: string }) => p.invoice)).toEqual(["in_AlicePaid"]);
+    const open = await stripe(w, "GET", "/v1/invoice_payments", { params: { status: "open" } });
+    expect(open.body.data.map((p: { invoice: string }) => p.invoice)).toEqual(["in_BobOpen"]);
+    const one = await stripe(w, "GET", `/v1/invoice_payments/${list.body.data[0].id}`);
+    expect(one.body.id).toBe(list.body.data[0].id);
+    expect((await stripe(w, "GET", "/v1/invoice_payments/inpay_Nope")).status).toBe(404);
+  });
+});

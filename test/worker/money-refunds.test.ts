@@ -104,6 +104,23 @@ describe("refunds", () => {
     expect(listed.body.data.reduce((s: number, r: { amount: number }) => s + r.amount, 0)).toBe(ch.body.amount_refunded);
   });
 
+  it("replays a retried refund by its Idempotency-Key instead of refunding twice", async () => {
+    const w = await createWorld(moneySeed());
+    const headers = { "idempotency-key": "refund-retry-1" };
+    const a = await stripe(w, "POST", "/v1/refunds", { params: { charge: "ch_CarolDup1", amount: 700 }, headers });
+    const b = await stripe(w, "POST", "/v1/refunds", { params: { amount: 700, charge: "ch_CarolDup1" }, headers });
+    expect(b.headers.get("idempotent-replayed")).toBe("true");
+    expect(b.body.id).toBe(a.body.id);
+    expect((await stripe(w, "GET", "/v1/charges/ch_CarolDup1")).body.amount_refunded).toBe(700);
+    // A refused refund is replayed as the same refusal, since the request did execute.
+    const over = { "idempotency-key": "refund-over" };
+    const c = await stripe(w, "POST", "/v1/refunds", { params: { charge: "ch_CarolDup1", amount: 5000 }, headers: over });
+    const d = await stripe(w, "POST", "/v1/refunds", { params: { charge: "ch_CarolDup1", amount: 5000 }, headers: over });
+    expect(c.status).toBe(400);
+    expect(d.headers.get("idempotent-replayed")).toBe("true");
+    expect(d.body).toEqual(c.body);
+  });
+
   it("keeps the legacy charge-scoped refund endpoints working", async () => {
     const w = await createWorld(moneySeed());
     const viaCharge = await stripe(w, "POST", "/v1/charges/ch_CarolDup1/refund", { params: { amount: 300 } });

@@ -1,6 +1,6 @@
 // Invoices: retrieve, list (customer, status, subscription...), search, lines, and the state machine's
 // actions (finalize, pay, void, mark_uncollectible) in money/invoice-actions.ts; metadata/draft updates and
-// draft deletion. Stored in the current shape; money/invoice-present.ts shows older API versions theirs.
+// draft deletion; invoice payments (GET /v1/invoice_payments), which live inside their invoices. Stored in the current shape; money/invoice-present.ts shows older API versions theirs.
 import type { z } from "zod";
 import type { StoredObject } from "../../store/store";
 import { domainError, noSuch } from "../errors";
@@ -10,7 +10,8 @@ import { searchPage } from "../search";
 import { route, type Resource, type StripeContext } from "../types";
 import { BASIL, versionBefore } from "../versions";
 import { finalizeInvoice, markUncollectible, payInvoice, voidInvoice } from "./money/invoice-actions";
-import type { InvoiceDoc } from "./money/invoice-math";
+import type { InvoiceDoc, InvoicePaymentDoc } from "./money/invoice-math";
+import { paymentIntentOf } from "./money/links";
 import { legacyLine, presentInvoice } from "./money/invoice-present";
 import { seedInvoices } from "./money/invoice-seed";
 
@@ -92,6 +93,30 @@ function deleteInvoice(ctx: StripeContext, id: string): StoredObject {
   return stub;
 }
 
+const paymentListParams = strict({
+  ...listShape,
+  invoice: str().optional(),
+  status: oneOf(["canceled", "open", "paid"]).optional(),
+  payment: strict({ type: oneOf(["payment_intent", "payment_record"]), payment_intent: str().optional(), payment_record: str().optional() }).optional(),
+  created: range().optional(),
+});
+
+/** Invoice payments live inside their invoice; these read them across invoices, newest first. */
+function allPayments(ctx: StripeContext, invoice?: string): InvoicePaymentDoc[] {
+  const invs = invoice !== undefined ? [ctx.store.get<InvoiceDoc>("invoices", invoice)].filter((x): x is InvoiceDoc => x !== null) : ctx.store.list<InvoiceDoc>("invoices");
+  return invs.flatMap((i) => i.payments?.data ?? []).sort((a, b) => (b.created as number) - (a.created as number));
+}
+
+function listPayments(ctx: StripeContext, a: z.output<typeof paymentListParams>) {
+  const items = allPayments(ctx, a.invoice).filter(
+    (p) =>
+      (a.status === undefined || p.status === a.status) &&
+      inRange(p.created, a.created) &&
+      (a.payment === undefined || (p.payment.type === a.payment.type && (a.payment.payment_intent === undefined || paymentIntentOf(p) === a.payment.payment_intent))),
+  );
+  return paginate(items, a, "/v1/invoice_payments", "invoice_payment", (id) => items.find((p) => p.id === id) ?? null);
+}
+
 const payParams = strict({
   paid_out_of_band: bool().optional(),
   forgive: bool().optional(),
@@ -137,6 +162,12 @@ export const invoices: Resource = {
   present: presentInvoice,
   routes: [
     route("GET", "/v1/invoices", listParams, listInvoices),
+    route("GET", "/v1/invoice_payments", paymentListParams, listPayments),
+    route("GET", "/v1/invoice_payments/:id", strict({}), (ctx, _a, p) => {
+      const found = allPayments(ctx).find((x) => x.id === p.id);
+      if (!found) throw noSuch("invoice_payment", p.id);
+      return found;
+    }),
     route("GET", "/v1/invoices/search", strict(searchShape), (ctx, a) => searchPage(ctx.store.list("invoices"), a, "/v1/invoices/search", invoices.searchFields!, "invoice")),
     route("GET", "/v1/invoices/:id", strict({}), (ctx, _a, p) => requireInvoice(ctx, p.id)),
     route("POST", "/v1/invoices/:id", updateParams, (ctx, a, p) => updateInvoice(ctx, p.id, a)),
