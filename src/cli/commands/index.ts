@@ -3,9 +3,11 @@ import type { Command } from "./types";
 import { serve } from "./serve";
 import { run } from "./run";
 import { passk } from "./passk";
+import { tasks } from "./tasks";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
   run,
   passk,
+  tasks,
 };

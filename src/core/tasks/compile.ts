@@ -5,16 +5,17 @@ import type { RubricDocument } from "../rubric/schema";
 import { parseSeed, seedHash } from "../seed/parse";
 import type { SeedDocument } from "../seed/schema";
 import { canonicalJson, prettyCanonicalJson, sha256Hex } from "../util/canonical";
-import type { IdentityState } from "./identities";
+import { checkIdentityMap, type IdentityMapInput, type IdentityState } from "./identities";
 import { parseInvariant } from "./invariants";
 import { rawTasks, taskLabel } from "./labels";
 import { sortProblems, type Problem } from "./problems";
 import { readTasksFile, type TasksFileRead } from "./read";
-import { identityMapDocument, taskEntry, tasksFileHeader, type TaskEntry, type TasksFileHeader } from "./schema";
+import { taskEntry, tasksFileHeader, type TaskEntry, type TasksFileHeader } from "./schema";
 import { schemaProblems } from "./schema-problems";
 import { SeedIndex } from "./seed-index";
 import { locate, pathText, type PathSegment, type YamlSource } from "./source";
 import { summaryLine } from "./summary";
+import type { TaskRewrite } from "./rewrite";
 import { compileTask, type CompiledTask, type TaskRecord } from "./task";
 
 /** Tickets are placed this far apart, oldest first, the newest this long before the world clock. */
@@ -25,8 +26,7 @@ export interface CompileOptions {
   keepSeedTickets?: boolean;
 }
 
-/** The identity map as the caller found it: parsed JSON, absent, or refused (e.g. readable by other users). */
-export type IdentityMapInput = { path: string; document: unknown } | { path: string; missing: true } | { path: string; error: string } | { unavailable: string };
+export type { IdentityMapInput } from "./identities";
 
 export interface CompileInput {
   /** The tasks file's bytes or text. */
@@ -43,6 +43,8 @@ export interface CompileInput {
   options?: CompileOptions;
   /** A previous readTasksFile of the same text, to avoid parsing twice. */
   read?: TasksFileRead;
+  /** Problems only the caller can find (a policy file that does not exist), pinned to a field of the file. */
+  fieldProblems?: Array<{ path: PathSegment[]; message: string }>;
 }
 
 export interface BuildRecord {
@@ -65,6 +67,8 @@ export interface CompiledTasks {
   build: BuildRecord;
   summary: string;
   hashes: { file: string; base_seed: string; seed: string; rubric: string };
+  /** Per task, in file order: the seed's identities `--rewrite` writes back. */
+  rewrites: TaskRewrite[];
 }
 
 export type CompileResult = CompiledTasks | { ok: false; problems: Problem[] };
@@ -98,30 +102,9 @@ function hasKey(raw: unknown): boolean {
 }
 
 function identityState(input: IdentityMapInput | null | undefined, source: YamlSource, seed: SeedDocument, baseHash: string, problems: Problem[]): IdentityState {
-  if (!input) return { kind: "none" };
-  if ("unavailable" in input) return { kind: "unavailable", reason: input.unavailable };
-  const at = (message: string) => problems.push(problemAt(source, ["identity_map"], message));
-  if ("missing" in input) return { kind: "missing", path: input.path };
-  if ("error" in input) {
-    at(`identity_map: ${input.error}`);
-    return { kind: "none" };
-  }
-  const parsed = identityMapDocument.safeParse(input.document);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    at(`identity_map: ${input.path} is not an identity map (${pathText(first.path) || "the document"}: ${first.message})`);
-    return { kind: "none" };
-  }
-  const map = parsed.data;
-  if (map.seed !== seed.name) {
-    at(`identity_map: ${input.path} was written for seed '${map.seed}', not '${seed.name}'; use the map seed import wrote beside this seed`);
-    return { kind: "none" };
-  }
-  if (map.seed_hash !== baseHash) {
-    at(`identity_map: ${input.path} was written for another version of seed '${seed.name}' (hash ${map.seed_hash.slice(0, 12)}, the seed is ${baseHash.slice(0, 12)}); re-run worlds seed import --identity-map`);
-    return { kind: "none" };
-  }
-  return { kind: "loaded", path: input.path, map };
+  const checked = checkIdentityMap(input, seed, baseHash);
+  if (checked.error) problems.push(problemAt(source, ["identity_map"], `identity_map: ${checked.error}`));
+  return checked.state;
 }
 
 export async function compileTasks(input: CompileInput): Promise<CompileResult> {
@@ -130,6 +113,7 @@ export async function compileTasks(input: CompileInput): Promise<CompileResult> 
   const source = read.source;
   const data = read.data;
   const problems: Problem[] = [...read.problems];
+  for (const f of input.fieldProblems ?? []) problems.push(problemAt(source, f.path, f.message));
 
   // The file, then each task on its own, so one bad task does not hide another's problems.
   const header = tasksFileHeader.safeParse(data);
@@ -239,7 +223,7 @@ export async function compileTasks(input: CompileInput): Promise<CompileResult> 
     summary,
     tasks: compiled.map((c) => c.record),
   };
-  return { ok: true, file, seed, rubric, build, summary, hashes: { file: fileHash, base_seed: baseHash, seed: compiledSeedHash, rubric: rubricHash } };
+  return { ok: true, file, seed, rubric, build, summary, hashes: { file: fileHash, base_seed: baseHash, seed: compiledSeedHash, rubric: rubricHash }, rewrites: compiled.map((t) => t.rewrite) };
 }
 
 /** The bytes each output is written as: sorted keys, two-space indent, trailing newline. */

@@ -2,7 +2,9 @@
 // (real address -> the seed's pseudonymised customer). The map is a local, private file; the server never
 // has one, so every hint says what to do without it.
 import type { SeedCustomer } from "../seed/schema";
-import type { IdentityMap } from "./schema";
+import type { SeedDocument } from "../seed/schema";
+import { pathText } from "./source";
+import { identityMapDocument, type IdentityMap } from "./schema";
 import type { SeedIndex } from "./seed-index";
 
 /** What the compiler knows about the identity map the file names. */
@@ -48,4 +50,29 @@ export function unknownEmailHint(identities: IdentityState): string {
     case "loaded":
       return `the identity map ${identities.path} does not know it either (it lists only customers the seed import took)`;
   }
+}
+
+/** The identity map as the caller found it: parsed JSON, absent, or refused (e.g. readable by other users). */
+export type IdentityMapInput = { path: string; document: unknown } | { path: string; missing: true } | { path: string; error: string } | { unavailable: string };
+
+/** A map is only trusted for the seed it was written for, byte for byte (its name and its hash). */
+export function checkIdentityMap(input: IdentityMapInput | null | undefined, seed: SeedDocument, seedHash: string): { state: IdentityState; error: string | null } {
+  if (!input) return { state: { kind: "none" }, error: null };
+  if ("unavailable" in input) return { state: { kind: "unavailable", reason: input.unavailable }, error: null };
+  if ("missing" in input) return { state: { kind: "missing", path: input.path }, error: null };
+  if ("error" in input) return { state: { kind: "none" }, error: input.error };
+  const parsed = identityMapDocument.safeParse(input.document);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return { state: { kind: "none" }, error: `${input.path} is not an identity map (${pathText(first.path) || "the document"}: ${first.message})` };
+  }
+  const map = parsed.data;
+  if (map.seed !== seed.name) return { state: { kind: "none" }, error: `${input.path} was written for seed '${map.seed}', not '${seed.name}'; use the map seed import wrote beside this seed` };
+  if (map.seed_hash !== seedHash) {
+    return {
+      state: { kind: "none" },
+      error: `${input.path} was written for another version of seed '${seed.name}' (hash ${map.seed_hash.slice(0, 12)}, the seed is ${seedHash.slice(0, 12)}); re-run worlds seed import --identity-map`,
+    };
+  }
+  return { state: { kind: "loaded", path: input.path, map }, error: null };
 }

@@ -1,6 +1,9 @@
 // The tasks compiler's public surface, used by the CLI (tasks, passk) and the Worker's admin routes.
 export { compileTasks, renderOutputs, defaultPlanNames, TICKET_SPACING_SECONDS } from "./compile";
-export type { BuildRecord, CompileInput, CompileOptions, CompileResult, CompiledTasks, IdentityMapInput } from "./compile";
+export type { BuildRecord, CompileInput, CompileOptions, CompileResult, CompiledTasks } from "./compile";
+export { checkIdentityMap, resolveEmail } from "./identities";
+export type { IdentityMapInput, IdentityState } from "./identities";
+export { SeedIndex } from "./seed-index";
 export { compileTasksFile } from "./load";
 export type { CompileFileInput, SeedLoad } from "./load";
 export { readTasksFile } from "./read";
@@ -18,3 +21,5 @@ export type { TasksFile, TaskEntry, IdentityMap } from "./schema";
 export { MAX_TASKS_FILE_BYTES } from "./source";
 export { MAX_TASK_JSON_BYTES, defaultTerminalStatus } from "./task";
 export type { TaskRecord } from "./task";
+export { rewriteIdentities } from "./rewrite";
+export type { TaskRewrite, RewriteResult } from "./rewrite";

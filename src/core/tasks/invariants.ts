@@ -1,15 +1,17 @@
-// Invariants: `<op>.<collection><cmp><count>`, e.g. deleted.customers==0 or created.refunds<=2. Each is a
-// statement about the diff's counts that must hold in every world of a run; the grader checks them with
-// checkInvariant, the compiler only parses them.
-import { OBJECT_TYPES, type DiffCounts, type DiffOp, type ObjectType } from "../diff/types";
+// Invariants: `<op>.<collection><cmp><count>`, e.g. deleted.customers==0 or created.refunds<=2, where op is
+// created, updated, deleted or changed (the three summed). Each is a statement about the diff's counts that
+// must hold in every world of a run. The compiler parses them here, with spelling help, and stores the
+// normalised text the grader's own parser (src/core/grader/invariants.ts) reads.
+import { OBJECT_TYPES, type DiffCounts, type ObjectType } from "../diff/types";
 import { suggest } from "./words";
 
-export const INVARIANT_OPS = ["created", "updated", "deleted"] as const;
+export const INVARIANT_OPS = ["created", "updated", "deleted", "changed"] as const;
+export type InvariantOp = (typeof INVARIANT_OPS)[number];
 export const INVARIANT_COMPARISONS = ["==", "!=", "<=", ">=", "<", ">"] as const;
 export type InvariantComparison = (typeof INVARIANT_COMPARISONS)[number];
 
 export interface Invariant {
-  op: DiffOp;
+  op: InvariantOp;
   collection: ObjectType;
   cmp: InvariantComparison;
   value: number;
@@ -24,9 +26,9 @@ const EXAMPLE = "as in deleted.customers==0";
 export function parseInvariant(input: string): InvariantParse {
   const src = input.trim();
   const m = /^([A-Za-z_]+)\s*\.\s*([A-Za-z_]+)\s*(==|!=|<=|>=|<|>|=)?\s*(.*)$/.exec(src);
-  if (!m) return { ok: false, message: `'${src}' is not an invariant: write <created|updated|deleted>.<collection><comparison><count>, ${EXAMPLE}` };
+  if (!m) return { ok: false, message: `'${src}' is not an invariant: write <created|updated|deleted|changed>.<collection><comparison><count>, ${EXAMPLE}` };
   const [, op, collection, cmp, rest] = m;
-  if (!(INVARIANT_OPS as readonly string[]).includes(op)) return { ok: false, message: `'${src}': must start with created., updated. or deleted. (got '${op}.')` };
+  if (!(INVARIANT_OPS as readonly string[]).includes(op)) return { ok: false, message: `'${src}': must start with created., updated., deleted. or changed. (got '${op}.')` };
   if (!(OBJECT_TYPES as readonly string[]).includes(collection)) {
     const near = suggest(collection, OBJECT_TYPES);
     return { ok: false, message: `'${src}': no collection '${collection}'${near ? ` (did you mean ${near}?)` : ` (collections: ${OBJECT_TYPES.join(", ")})`}` };
@@ -36,12 +38,13 @@ export function parseInvariant(input: string): InvariantParse {
   if (!/^[0-9]+$/.test(rest)) return { ok: false, message: `'${src}': the count after ${cmp} must be a whole number, ${EXAMPLE}` };
   const value = Number(rest);
   if (!Number.isSafeInteger(value)) return { ok: false, message: `'${src}': the count is too large` };
-  return { ok: true, value: { op: op as DiffOp, collection: collection as ObjectType, cmp: cmp as InvariantComparison, value, text: `${op}.${collection}${cmp}${value}` } };
+  return { ok: true, value: { op: op as InvariantOp, collection: collection as ObjectType, cmp: cmp as InvariantComparison, value, text: `${op}.${collection}${cmp}${value}` } };
 }
 
 /** The count an invariant reads from a diff (absent = zero). */
 export function invariantCount(inv: Invariant, counts: DiffCounts): number {
-  return counts[inv.op]?.[inv.collection] ?? 0;
+  const c = (op: "created" | "updated" | "deleted") => counts[op]?.[inv.collection] ?? 0;
+  return inv.op === "changed" ? c("created") + c("updated") + c("deleted") : c(inv.op);
 }
 
 export function checkInvariant(inv: Invariant, counts: DiffCounts): boolean {

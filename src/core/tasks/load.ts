@@ -15,6 +15,8 @@ export interface CompileFileInput {
   options?: CompileOptions;
   /** Without a loader for identity maps, what a requester the seed does not know should be told. */
   noIdentityMapHint?: string;
+  /** Checks the file's `policy:` reference; returns a problem message, or null when it is fine. */
+  checkPolicy?(ref: string): Promise<string | null>;
 }
 
 export async function compileTasksFile(input: CompileFileInput): Promise<CompileResult> {
@@ -32,5 +34,10 @@ export async function compileTasksFile(input: CompileFileInput): Promise<Compile
   if (read.refs.identity_map !== null) {
     identityMap = input.loadIdentityMap ? await input.loadIdentityMap(read.refs.identity_map) : { unavailable: input.noIdentityMapHint ?? "this caller does not read identity maps" };
   }
-  return compileTasks({ text: input.text, fileName: input.fileName, seed, seedError, seedLabel, identityMap, options: input.options, read });
+  const fieldProblems: Array<{ path: string[]; message: string }> = [];
+  if (read.refs.policy !== null && input.checkPolicy) {
+    const problem = await input.checkPolicy(read.refs.policy);
+    if (problem) fieldProblems.push({ path: ["policy"], message: `policy: ${problem}` });
+  }
+  return compileTasks({ text: input.text, fileName: input.fileName, seed, seedError, seedLabel, identityMap, options: input.options, read, fieldProblems });
 }

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { ticketPriority, ticketStatus } from "../seed/schema";
 
-const text = z.string().min(1);
+const text = z.string().trim().min(1);
 const email = z.email();
 /** Whole cents, as every amount in worlds. */
 const cents = z.number().int().nonnegative();

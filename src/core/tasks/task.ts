@@ -6,6 +6,7 @@ import { parseExpectedLine, type ExpectedLine } from "./expected";
 import { resolveEmail, unknownEmailHint, type IdentityState } from "./identities";
 import type { Problem } from "./problems";
 import { resolveLine } from "./resolve";
+import type { TaskRewrite } from "./rewrite";
 import type { TaskEntry } from "./schema";
 import type { SeedIndex } from "./seed-index";
 import { locate, pathText, type PathSegment, type YamlSource } from "./source";
@@ -38,6 +39,8 @@ export interface CompiledTask {
   ticket: RubricTicket;
   seedTicket: SeedTicket;
   record: TaskRecord;
+  /** What `--rewrite` writes back for this task. */
+  rewrite: TaskRewrite;
 }
 
 /** One line of tasks.build.json: what the seed supplied for this task. */
@@ -96,6 +99,7 @@ export function compileTask(ctx: TaskContext, entry: TaskEntry, index: number, l
   let customer: SeedCustomer | null = null;
   let candidates: SeedCustomer[] = [];
   const decoys: string[] = [];
+  const decoyEmails: string[] = [];
   if (who.customers.length === 1) customer = who.customers[0];
   else {
     const ids = who.customers.map((c) => c.id);
@@ -147,6 +151,7 @@ export function compileTask(ctx: TaskContext, entry: TaskEntry, index: number, l
       if (candidates.some((k) => k.id === c.id)) return at(["decoys", j], `decoy ${email} is ${c.id}, already a candidate of the escalate line`);
     }
     for (const c of d.customers) if (!decoys.includes(c.id)) decoys.push(c.id);
+    decoyEmails.push(d.customers[0].email ?? email);
   });
   if (problems.length) return { ok: false, problems };
 
@@ -155,11 +160,14 @@ export function compileTask(ctx: TaskContext, entry: TaskEntry, index: number, l
   const email = owner.email ?? entry.requester;
   const name = who.mapped ? (owner.name ?? localPart(email)) : (entry.requester_name ?? owner.name ?? candidates.find((c) => c.name)?.name ?? localPart(email));
   const priority = entry.priority ?? "normal";
+  // A block scalar (body: |) keeps its final newline; the ticket does not need it.
+  const subject = entry.subject.trim();
+  const body = entry.body.trimEnd();
   const tags = [...new Set(entry.tags ?? [])];
   const claim: ActionKind | "policy" = expect ? expect.action : "policy";
   const terminal = entry.terminal_status ? [...new Set(entry.terminal_status)] : defaultTerminalStatus(claim);
 
-  const agentTask = { id: position, label, subject: entry.subject, body: entry.body, requester: { name, email }, priority, tags };
+  const agentTask = { id: position, label, subject, body, requester: { name, email }, priority, tags };
   const size = new TextEncoder().encode(JSON.stringify(agentTask)).byteLength;
   if (size > MAX_TASK_JSON_BYTES) {
     at(["body"], `the task is ${Math.ceil(size / 1024)} KiB as JSON; the task handed to an agent may be at most ${MAX_TASK_JSON_BYTES / 1024} KiB (shorten the body)`);
@@ -169,7 +177,7 @@ export function compileTask(ctx: TaskContext, entry: TaskEntry, index: number, l
   const ticket: RubricTicket = {
     id: position,
     label,
-    subject: entry.subject,
+    subject,
     requester: { email, name },
     customer: customer?.id ?? null,
     candidates: candidates.map((c) => c.id),
@@ -183,8 +191,8 @@ export function compileTask(ctx: TaskContext, entry: TaskEntry, index: number, l
   };
   const seedTicket: SeedTicket = {
     id: position,
-    subject: entry.subject,
-    description: entry.body,
+    subject,
+    description: body,
     status: "open",
     priority,
     tags,
@@ -204,5 +212,6 @@ export function compileTask(ctx: TaskContext, entry: TaskEntry, index: number, l
     resolution,
     terminal_status: terminal,
   };
-  return { ok: true, value: { ticket, seedTicket, record } };
+  const rewrite: TaskRewrite = { requester: email, requester_name: who.mapped && entry.requester_name !== undefined ? name : null, decoys: decoyEmails };
+  return { ok: true, value: { ticket, seedTicket, record, rewrite } };
 }
