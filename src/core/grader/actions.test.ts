@@ -172,3 +172,22 @@ describe("deriveActions: credit notes linking refunds", () => {
     expect(deriveActions(w.diff()).actions).toEqual([]);
   });
 });
+
+describe("deriveActions: links in current API shapes", () => {
+  it("links a refund to the invoice its charge paid through invoice.payments", () => {
+    const seed = [
+      { id: "ch_p", customer: "cus_alice", amount: 5000, amount_refunded: 0, payment_intent: "pi_p" },
+      { id: "in_p", customer: "cus_alice", status: "paid", payments: { object: "list", data: [{ payment: { type: "payment_intent", payment_intent: "pi_p" }, status: "paid" }] } },
+    ];
+    const w = world(seed).refund("re_p", "ch_p", 5000);
+    const { actions } = deriveActions(w.diff(), { objects: { invoices: [w.get("in_p")], charges: [w.get("ch_p")] } });
+    expect(actions[0].touches).toEqual(expect.arrayContaining(["in_p", "pi_p", "ch_p"]));
+  });
+
+  it("links a refund a credit note made to the note's invoice even without the world's objects", () => {
+    const w = world()
+      .refund("re_cn", "ch_a2", 5000)
+      .create("credit_notes", { id: "cn_9", invoice: "in_zz", customer: "cus_alice", status: "issued", total: 5000, pre_payment_amount: 0, refunds: [{ refund: "re_cn", amount_refunded: 5000 }] }, "cus_alice");
+    expect(deriveActions(w.diff()).actions[0].touches).toEqual(expect.arrayContaining(["cn_9", "in_zz"]));
+  });
+});

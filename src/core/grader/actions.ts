@@ -47,9 +47,12 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
   // Credit notes first: their links tell which refunds and balance transactions they made.
   const refundNote = new Map<string, string>();
   const txnNote = new Map<string, string>();
+  const noteInvoice = new Map<string, string>();
   for (const e of diff.entries) {
     if (e.type !== "credit_notes" || e.op !== "created" || !e.after) continue;
     const cn = e.after;
+    const invoice = ref(cn, "invoice");
+    if (invoice) noteInvoice.set(e.id, invoice);
     const single = ref(cn, "refund");
     if (single) refundNote.set(single, e.id);
     for (const r of Array.isArray(cn.refunds) ? cn.refunds : []) {
@@ -89,7 +92,7 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
           if (note) coveredRefund.set(note, (coveredRefund.get(note) ?? 0) + amount);
           push({
             kind: "refund", customer, object: charge, amount, via: note ? `credit_note ${note}` : null,
-            touches: [e.id, ref(a, "payment_intent"), ...index.chargeLinks(charge), ...(note ? [note] : [])].filter((x): x is string => !!x),
+            touches: [e.id, ref(a, "payment_intent"), ...index.chargeLinks(charge), ...(note ? [note, noteInvoice.get(note)] : [])].filter((x): x is string => !!x),
             entries: [refOf(e)], summary: `refund ${money(amount)} on ${charge}${note ? ` (via credit note ${note})` : ""}`, full: null,
           });
         } else updatedOrOther(e);

@@ -119,6 +119,15 @@ export class ObjectIndex {
       if (ch) this.pair(ch, id, "charge");
       const pi = ref(o, "payment_intent");
       if (pi) this.pair(pi, id, "intent");
+      // Current API versions link an invoice to what paid it through invoice.payments only.
+      const payments = isObj(o.payments) && Array.isArray(o.payments.data) ? o.payments.data.filter(isObj) : [];
+      for (const p of payments) {
+        const pay = isObj(p.payment) ? p.payment : null;
+        const charge = ref(pay, "charge");
+        const intent = ref(pay, "payment_intent");
+        if (charge) this.pair(charge, id, "charge");
+        if (intent) this.pair(intent, id, "intent");
+      }
     }
   }
 
