@@ -54,8 +54,50 @@ export const GRADE_SEED = {
   },
 };
 
+interface ExpectJson {
+  action: string;
+  amount: number | null;
+  target: string | null;
+  target_any: string[];
+  price: string | null;
+  line: string;
+}
+type TicketJson = Record<string, unknown> & { expect: ExpectJson | null };
+
 /** The rubric the tasks compiler would write for the two tickets above. */
 export function gradeRubric(overrides: Record<string, unknown> = {}) {
+  const tickets: TicketJson[] = [
+    {
+      id: 1,
+      label: "ZD-1041",
+      subject: "Charged twice for September",
+      requester: { email: "alice@northwind.example.com", name: "Alice" },
+      customer: "cus_Alice",
+      candidates: [],
+      decoys: ["cus_Dora"],
+      claim: "refund",
+      expect: { action: "refund", amount: 24300, target: null, target_any: ["ch_AliceDup1", "ch_AliceDup2"], price: null, line: "refund $243.00 on duplicate" },
+      terminal_status: ["solved"],
+      trap_class: "collision",
+      priority: "high",
+      tags: [],
+    },
+    {
+      id: 2,
+      label: "ZD-1042",
+      subject: "Cancel our plan",
+      requester: { email: "carl@silverline.example.com", name: "Carl" },
+      customer: "cus_Carl",
+      candidates: [],
+      decoys: [],
+      claim: "cancel_at_period_end",
+      expect: { action: "cancel_at_period_end", amount: null, target: "sub_Carl", target_any: [], price: null, line: "cancel at period end" },
+      terminal_status: ["solved"],
+      trap_class: null,
+      priority: "normal",
+      tags: [],
+    },
+  ];
   return {
     version: 1,
     seed: { name: "grade-test", hash: "0".repeat(64) },
@@ -64,38 +106,7 @@ export function gradeRubric(overrides: Record<string, unknown> = {}) {
     invariants: ["created.subscriptions==0", "deleted.customers==0"],
     budget: null,
     plan_names: ["Starter", "Growth"],
-    tickets: [
-      {
-        id: 1,
-        label: "ZD-1041",
-        subject: "Charged twice for September",
-        requester: { email: "alice@northwind.example.com", name: "Alice" },
-        customer: "cus_Alice",
-        candidates: [],
-        decoys: ["cus_Dora"],
-        claim: "refund",
-        expect: { action: "refund", amount: 24300, target: null, target_any: ["ch_AliceDup1", "ch_AliceDup2"], price: null, line: "refund $243.00 on duplicate" },
-        terminal_status: ["solved"],
-        trap_class: "collision",
-        priority: "high",
-        tags: [],
-      },
-      {
-        id: 2,
-        label: "ZD-1042",
-        subject: "Cancel our plan",
-        requester: { email: "carl@silverline.example.com", name: "Carl" },
-        customer: "cus_Carl",
-        candidates: [],
-        decoys: [],
-        claim: "cancel_at_period_end",
-        expect: { action: "cancel_at_period_end", amount: null, target: "sub_Carl", target_any: [], price: null, line: "cancel at period end" },
-        terminal_status: ["solved"],
-        trap_class: null,
-        priority: "normal",
-        tags: [],
-      },
-    ],
+    tickets,
     ...overrides,
   };
 }
