@@ -114,7 +114,8 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
         if (note && amount < 0) coveredCredit.set(note, (coveredCredit.get(note) ?? 0) - amount);
         push({
           kind: amount < 0 ? "credit" : "debit", customer: cust, object: cust ?? e.id, amount: Math.abs(amount),
-          via: note ? `credit_note ${note}` : null, touches: [e.id, ...(note ? [note] : [])],
+          via: note ? `credit_note ${note}` : null,
+          touches: [e.id, ref(a, "invoice"), ...(note ? [note, noteInvoice.get(note)] : [])].filter((x): x is string => !!x),
           entries: [refOf(e)], summary: `${amount < 0 ? "credit" : "debit"} ${money(Math.abs(amount))} to ${cust ?? "an unknown customer"}'s balance${note ? ` (via credit note ${note})` : ""}`,
         });
         break;

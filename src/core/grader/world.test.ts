@@ -286,3 +286,15 @@ describe("shift mode", () => {
     expect([iso.verdict, iso.dollars_wrong, iso.dollars_missing]).toEqual([shift.verdict, shift.dollars_wrong, shift.dollars_missing]);
   });
 });
+
+describe("credits through credit notes", () => {
+  it("passes a credit line targeting an invoice when a credit note on it credits the balance", () => {
+    const r = rubric([{ id: 7, customer: "cus_alice", expect: { action: "credit", amount: 4000, target: "in_a1", target_any: ["in_a1"] } }]);
+    const w = world()
+      .credit("cbtxn_cn", "cus_alice", 4000, { type: "credit_note", credit_note: "cn_5", invoice: "in_a1" })
+      .create("credit_notes", { id: "cn_5", invoice: "in_a1", customer: "cus_alice", status: "issued", total: 4000, pre_payment_amount: 0, post_payment_amount: 4000, refunds: [], customer_balance_transaction: "cbtxn_cn" }, "cus_alice");
+    expect(one(r, w, "I've credited $40.00 to your account.").verdict).toBe("passed");
+    // A plain balance adjustment is not a credit on that invoice.
+    expect(one(r, world().credit("cbtxn_1", "cus_alice", 4000), "I've credited $40.00 to your account.").verdict).toBe("wrong_target");
+  });
+});
