@@ -3,11 +3,15 @@ import type { Command } from "./types";
 import { serve } from "./serve";
 import { run } from "./run";
 import { passk } from "./passk";
+import { doctor } from "./doctor";
+import { selftest } from "./selftest";
 import { tasks } from "./tasks";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
   run,
   passk,
+  doctor,
+  selftest,
   tasks,
 };
