@@ -12,6 +12,7 @@ import { helpdeskService } from "./helpdesk/service";
 import { seedBilling } from "./stripe/seed";
 import { seedHelpdesk } from "./helpdesk/seed";
 import { unauthorized } from "./unauthorized";
+import { cachedSeed, rememberSeed } from "./seed/cache";
 
 export interface WorldInit {
   worldId: string;
@@ -49,20 +50,42 @@ export class World extends DurableObject {
     if (this.store.meta("world_id")) throw new Error(`world ${args.worldId} is already seeded`);
     const clockUnix = Math.floor(Date.parse(args.seed.clock) / 1000);
     return this.ctx.storage.transactionSync(() => {
-      this.store.setMeta("world_id", args.worldId);
-      this.store.setMeta("key_hash", args.keyHash);
       this.store.setMeta("seed_name", args.seed.name);
       this.store.setMeta("seed_hash", args.seedHash);
       this.store.setMeta("clock", args.seed.clock);
       this.store.setMeta("clock_unix", String(clockUnix));
       this.store.setMeta("currency", args.seed.currency);
       this.store.setMeta("stripe_version", args.seed.stripe_version ?? "");
-      this.store.setMeta("scenario", JSON.stringify(args.scenario ?? null));
       const ctx = { clock: clockUnix, currency: args.seed.currency };
       const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store)];
-      this.store.seedInsertMany(rows);
+      const chunks = this.store.seedInsertMany(rows);
+      // Captured before the world's own identity is written, so the snapshot is the seed's alone.
+      rememberSeed(args.seedHash, { meta: this.store.allMeta(), chunks, objects: rows.length });
+      this.setIdentity(args);
       return { objects: rows.length };
     });
+  }
+
+  /**
+   * Seeds the world from a snapshot of an earlier world seeded with the same seed in this isolate; null when
+   * there is none (the caller then sends the seed to init). Saves normalising and shipping the whole seed.
+   */
+  initFromCache(args: Omit<WorldInit, "seed">): { objects: number } | null {
+    if (this.store.meta("world_id")) throw new Error(`world ${args.worldId} is already seeded`);
+    const snapshot = cachedSeed(args.seedHash);
+    if (!snapshot) return null;
+    return this.ctx.storage.transactionSync(() => {
+      for (const [k, v] of snapshot.meta) this.store.setMeta(k, v);
+      this.store.insertSeedChunks(snapshot.chunks);
+      this.setIdentity(args);
+      return { objects: snapshot.objects };
+    });
+  }
+
+  private setIdentity(args: Omit<WorldInit, "seed">): void {
+    this.store.setMeta("world_id", args.worldId);
+    this.store.setMeta("key_hash", args.keyHash);
+    this.store.setMeta("scenario", JSON.stringify(args.scenario ?? null));
   }
 
   twin(req: TwinRequest): TwinResponse {

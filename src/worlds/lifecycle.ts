@@ -26,7 +26,9 @@ export async function createWorld(env: Env, seed: SeedDocument, origin: string, 
   const key = newWorldKey(id);
   const hash = opts.hash ?? (await seedHash(seed));
   const stub = env.WORLD.getByName(id);
-  const { objects } = await stub.init({ worldId: id, keyHash: await sha256Hex(key), seed, seedHash: hash, scenario: opts.scenario ?? null });
+  const identity = { worldId: id, keyHash: await sha256Hex(key), seedHash: hash, scenario: opts.scenario ?? null };
+  // Most worlds are seeded with a seed their isolate has seeded before: try the snapshot first.
+  const { objects } = (await stub.initFromCache(identity)) ?? (await stub.init({ ...identity, seed }));
   await drizzle(env.DB)
     .insert(worlds)
     .values({ id, seedName: seed.name, seedHash: hash, objects, createdAt: new Date(), runId: opts.runId ?? null })

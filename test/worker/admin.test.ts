@@ -55,4 +55,22 @@ describe("admin API", () => {
     const info = (await (await call(`/admin/worlds/${world.id}`, { headers: admin })).json()) as { objects: Record<string, number> };
     expect(info.objects.customers).toBe(3000);
   });
+
+  it("seeds a second world from the isolate's snapshot identically to the first, ids and counters included", async () => {
+    const make = async () => (await (await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small" }) })).json()) as { id: string; key: string };
+    const a = await make();
+    const b = await make();
+    for (const type of ["customers", "invoices", "charges", "tickets", "ticket_comments", "users"]) {
+      const objs = async (w: { id: string }) => (await call(`/admin/worlds/${w.id}/objects?type=${type}`, { headers: admin })).text();
+      expect(await objs(b)).toBe(await objs(a));
+    }
+    // The same agent actions mint the same ids in both worlds (refund ids, comment ids, audit ids).
+    const act = async (w: { key: string }) => {
+      const auth = { authorization: `Bearer ${w.key}` };
+      const refund = await (await call("/v1/refunds", { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "charge=ch_AcmeNorthwindDup" })).json();
+      const reply = await (await call("/api/v2/tickets/4101.json", { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ ticket: { comment: { body: "Refunded.", public: true }, status: "solved" } }) })).json();
+      return JSON.stringify([refund, reply]);
+    };
+    expect(await act(b)).toBe(await act(a));
+  });
 });

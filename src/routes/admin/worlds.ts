@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../env";
 import { BUNDLED_SEEDS } from "../../seeds/bundled";
-import { parseSeed } from "../../core/seed/parse";
+import { prepareSeed } from "../../worlds/seed-cache";
 import { OBJECT_TYPES } from "../../core/diff/types";
 import { createWorld, destroyWorld, WorldNotFound } from "../../worlds/lifecycle";
 import { jsonBody } from "./body";
@@ -20,9 +20,9 @@ worldsRoutes.post("/", async (c) => {
   if (!body.ok) return body.response;
   const raw = typeof body.value.seed === "string" ? BUNDLED_SEEDS[body.value.seed] : body.value.seed;
   if (raw === undefined) return adminError(c, 404, "seed_not_found", `No bundled seed named '${body.value.seed}'. GET /admin/seeds lists them, or send the seed document inline.`);
-  const parsed = parseSeed(raw);
+  const parsed = await prepareSeed(raw);
   if (!parsed.ok) return adminError(c, 400, "invalid_seed", `The seed document has ${parsed.issues.length} problem(s).`, parsed.issues);
-  const world = await createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: body.value.scenario ?? null });
+  const world = await createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: body.value.scenario ?? null, hash: parsed.hash });
   return c.json(world, 201);
 });
 

@@ -1,0 +1,53 @@
+// Twin throughput with 8 concurrent clients through `worlds serve` (what users run): GET /v1/customers/:id,
+// GET /v1/invoices?limit=100 and POST /v1/refunds, each as a ratio to GET /health on the same server in the same
+// run (the runtime's floor). Usage: node bench/twin-throughput.mjs [--seconds S] [--clients N]
+import { startServer, percentile, fmt } from "./lib/server.mjs";
+
+const arg = (name, dflt) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt);
+const seconds = arg("--seconds", 5);
+const clients = arg("--clients", 8);
+const server = await startServer();
+const admin = { authorization: `Bearer ${server.token}`, "content-type": "application/json" };
+
+async function load(name, makeRequest) {
+  const latencies = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const { url, init } = makeRequest();
+      const t0 = performance.now();
+      const res = await fetch(url, init);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      if (res.status >= 400) errors++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: clients }, worker));
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { name, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, n: latencies.length };
+}
+
+try {
+  const world = await (await fetch(`${server.url}/admin/worlds`, { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small" }) })).json();
+  const auth = { authorization: `Bearer ${world.key}` };
+  // Refund target: a large charge refunded one cent at a time so every request succeeds for the whole run.
+  const refundBody = new URLSearchParams({ charge: "ch_AcmeCobalt2604", amount: "1" }).toString();
+  await load("warm-up", () => ({ url: `${server.url}/health` }));
+  const floor = await load("GET /health (floor)", () => ({ url: `${server.url}/health` }));
+  const rows = [
+    floor,
+    await load("GET /v1/customers/:id", () => ({ url: `${server.url}/v1/customers/cus_AcmeNorthwind`, init: { headers: auth } })),
+    await load("GET /v1/invoices?limit=100", () => ({ url: `${server.url}/v1/invoices?limit=100`, init: { headers: auth } })),
+    await load("POST /v1/refunds", () => ({ url: `${server.url}/v1/refunds`, init: { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: refundBody } })),
+  ];
+  console.log(`twin throughput: ${clients} clients, ${seconds} s per endpoint, through worlds serve (Miniflare)`);
+  for (const r of rows)
+    console.log(
+      `  ${r.name.padEnd(28)} ${fmt(r.rps, 0).padStart(6)} req/s (${fmt((100 * r.rps) / floor.rps, 0)}% of floor)  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms (${fmt(r.p99 / floor.p99, 2)}x floor)  errors ${r.errors}/${r.n}`,
+    );
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,23 @@
+// Validating a seed is the expensive part of creating a world from it (10k objects through zod), and the same
+// seed is used for many worlds (k x n in a crash test), so validated seeds are kept per isolate, keyed by the
+// SHA-256 of their JSON text (a different byte means a different key: nothing stale can be served).
+import { parseSeed, seedHash, type SeedIssue } from "../core/seed/parse";
+import type { SeedDocument } from "../core/seed/schema";
+import { sha256Hex } from "../core/util/canonical";
+
+export type PreparedSeed = { ok: true; seed: SeedDocument; hash: string } | { ok: false; issues: SeedIssue[] };
+
+const MAX_ENTRIES = 16;
+const prepared = new Map<string, { seed: SeedDocument; hash: string }>();
+
+export async function prepareSeed(raw: unknown): Promise<PreparedSeed> {
+  const key = await sha256Hex(JSON.stringify(raw));
+  const hit = prepared.get(key);
+  if (hit) return { ok: true, ...hit };
+  const parsed = parseSeed(raw);
+  if (!parsed.ok) return parsed;
+  const entry = { seed: parsed.seed, hash: await seedHash(parsed.seed) };
+  prepared.set(key, entry);
+  if (prepared.size > MAX_ENTRIES) prepared.delete(prepared.keys().next().value as string);
+  return { ok: true, ...entry };
+}
