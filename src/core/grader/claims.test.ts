@@ -125,3 +125,21 @@ describe("backing claims with the diff", () => {
     expect(backClaim(claim("I switched you to Scale."), [moved], usd)).toMatchObject({ backed: false, reason: "the reply claims a move to Scale but the subscription moved to Growth monthly" });
   });
 });
+
+describe("claims in the reference agents' replies", () => {
+  it.each([
+    ["Sorry about that. You were charged $99.00 twice; I have refunded the duplicate charge ($99.00, refund re_123). It should reach your card in 5-10 business days.", [["refund", 9900, null]]],
+    ["Done: your subscription will end at the end of the current period, on 1 October 2026. You keep access until then and will not be charged again.", []],
+    ["Thanks for checking in. Your subscription renews on 1 October 2026. I have not changed anything on your account.", []],
+    ["Thanks for checking in. Your subscription is set to end on 1 October 2026. I have not changed anything on your account.", []],
+    ["Done: your subscription has been canceled effective immediately. You will not be charged again.", [["cancel", null, null]]],
+    ["Good news: I have refunded $99.00 to your card. You will see it in a few days.", [["refund", 9900, null]]],
+    ["All sorted! I refunded every payment on your account ($342.00 in total).", [["refund", 34200, null]]],
+  ])("%s", (text, expected) => {
+    expect(claimsOf(text)).toEqual(expected);
+  });
+
+  it("reads the careful agent's hand-offs", () => {
+    expect(handoffSentence("Thanks for writing in. More than one account uses this email address, so I have passed your ticket to a colleague who will confirm which account you mean before anything changes.")).not.toBeNull();
+  });
+});
