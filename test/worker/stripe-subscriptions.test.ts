@@ -1,7 +1,7 @@
 // Subscriptions through the billing twin: lists and filters, cancel at period end, plan changes that keep the
 // item id with each proration behaviour, immediate cancel, search, and the diff each leaves.
 import { describe, expect, it } from "vitest";
-import { createWorld, diff, NOW, stripe } from "./stripe-helpers";
+import { billingSeed, createWorld, diff, NOW, stripe } from "./stripe-helpers";
 
 const DAY = 86400;
 
@@ -148,10 +148,24 @@ describe("billing twin: subscriptions", () => {
     expect(items.body.data.map((i: { amount: number }) => i.amount)).toEqual([-1500]);
   });
 
-  it("ends a trial now", async () => {
-    const w = await createWorld();
-    const r = await stripe(w, "POST", "/v1/subscriptions/sub_Alice", { params: { trial_end: "now" } });
-    expect(r.body.trial_end).toBe(NOW);
+  it("ends a trial now: trialing becomes active; an active subscription is left as it is", async () => {
+    const seed = billingSeed();
+    seed.data.subscriptions.push({
+      id: "sub_CarolTrial",
+      customer: "cus_Carol",
+      status: "trialing",
+      created: NOW - 2 * DAY,
+      trial_start: NOW - 2 * DAY,
+      trial_end: NOW + 12 * DAY,
+      items: [{ id: "si_CarolTrial", price: "price_GrowthMonthly", current_period_start: NOW - 2 * DAY, current_period_end: NOW + 12 * DAY }],
+    } as never);
+    const w = await createWorld(seed);
+    const r = await stripe(w, "POST", "/v1/subscriptions/sub_CarolTrial", { params: { trial_end: "now" } });
+    expect(r.body).toMatchObject({ status: "active", trial_end: NOW, trial_start: NOW - 2 * DAY });
+    const active = await stripe(w, "POST", "/v1/subscriptions/sub_Alice", { params: { trial_end: "now" } });
+    expect(active.body).toMatchObject({ status: "active", trial_end: null });
+    const bad = await stripe(w, "POST", "/v1/subscriptions/sub_Alice", { params: { trial_end: "soon" } });
+    expect(bad.body.error.param).toBe("trial_end");
   });
 
   it("searches by status and metadata", async () => {

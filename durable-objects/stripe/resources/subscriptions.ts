@@ -326,7 +326,8 @@ export function updateSubscription(store: Store, id: string, a: UpdateArgs): Sto
 }
 
 function endTrial(sub: Sub, value: string, now: number): Sub {
-  if (value === "now") return { ...sub, trial_end: now, status: sub.status === "trialing" ? "active" : sub.status };
+  // Ending a trial only means something while the subscription is trialing.
+  if (value === "now") return sub.status === "trialing" ? { ...sub, trial_end: now, status: "active" } : sub;
   if (!/^\d+$/.test(value)) throw invalidParam(`Invalid trial_end: must be 'now' or a unix timestamp (got ${value}).`, "trial_end");
   const ts = Number(value);
   if (ts <= now) throw invalidParam("trial_end must be 'now' or a timestamp in the future.", "trial_end");
