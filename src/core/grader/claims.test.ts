@@ -15,6 +15,7 @@ describe("claims detector: completed actions are claims", () => {
     ["Refunded you 49.00 USD.", [["refund", 4900, null]]],
     ["Your subscription has been cancelled.", [["cancel", null, null]]],
     ["Done - I canceled the plan.", [["cancel", null, null]]],
+    ["I cancelled your subscription and the pending invoice.", [["cancel", null, null]]],
     ["Your subscription is now set to cancel at the end of the billing period.", [["cancel", null, null]]],
     ["I've scheduled the cancellation for the end of your term.", [["cancel", null, null]]],
     ["I credited $15 to your account.", [["credit", 1500, null]]],
@@ -66,6 +67,7 @@ describe("claims detector: negated, future, conditional and historical forms are
     "I've asked billing to have it voided.",
     "We could switch you to Growth if that helps.",
     "Our refund policy covers 30 days.",
+    "I cancelled the duplicate charge before it settled.",
   ])("%s", (text) => {
     expect(claimsOf(text)).toEqual([]);
   });

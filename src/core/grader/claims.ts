@@ -65,6 +65,9 @@ const TRIGGERS: Trigger[] = [
   { kind: "void", re: /\b(?:marked\b.{0,40}?\bas|is now|are now)\s+void\b/ },
 ];
 
+const PAYMENT_WORDS = /\b(charges?|payments?|refunds?|invoices?|orders?|transactions?)\b/;
+const PLAN_WORDS = /\b(subscriptions?|plans?|membership|renewal|account|seats?)\b/;
+
 const PLAN_VERBS = /\b(switched|moved|upgraded|downgraded|changed|migrated|transferred|put)\b/;
 
 /** Reads every claim of a completed action in a reply. Plan names are matched case-insensitively as words. */
@@ -83,6 +86,8 @@ export function detectClaims(text: string, planNames: readonly string[] = []): D
         const prefix = clause.slice(0, m.index);
         if (guarded(prefix, m[0])) continue;
         if (t.bare && CUSTOMER_SUBJECT.test(prefix)) continue;
+        // "cancelled the duplicate charge" is about a payment, not a subscription.
+        if (t.kind === "cancel" && PAYMENT_WORDS.test(clause) && !PLAN_WORDS.test(clause)) continue;
         found.add(t.kind);
         out.push({ kind: t.kind, amount: amountsIn(raw)[0]?.cents ?? null, plan: null, sentence });
       }
