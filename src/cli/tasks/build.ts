@@ -68,8 +68,8 @@ export async function buildCommand(io: CliIo, argv: string[]): Promise<number> {
     return r && !r.startsWith("..") ? r : p;
   };
   io.out(`${result.summary}\n`);
-  io.out(`seed    ${rel(seedPath)}  ${result.seed.name}  sha256 ${result.hashes.seed}\n`);
-  io.out(`rubric  ${rel(rubricPath)}  sha256 ${result.hashes.rubric}\n`);
+  io.out(`seed    ${rel(seedPath)}  ${result.seed.name}  hash ${result.hashes.seed}\n`);
+  io.out(`rubric  ${rel(rubricPath)}  hash ${result.hashes.rubric}\n`);
   io.out(`build   ${rel(recordPath)}\n`);
   if (f.rewrite) io.out(rewritten ? `rewrote ${rel(tasksPath)}: ${rewritten} value${rewritten === 1 ? "" : "s"} replaced by the seed's identities\n` : `${rel(tasksPath)} already carries the seed's identities; not rewritten\n`);
   return 0;

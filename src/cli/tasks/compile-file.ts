@@ -20,7 +20,7 @@ export async function compileFromDisk(io: CliIo, file: string, options: CompileO
     fileName: file,
     loadSeed: async (ref) => loadSeedRef(io, ref, dir),
     loadIdentityMap: async (ref) => loadIdentityMapRef(ref, dir),
-    checkPolicy: async (ref) => checkPolicyRef(ref, dir),
+    checkPolicy: async (ref) => checkPolicyRef(io, ref, dir),
     options,
   });
   const text = result.ok ? readTasksFile(read.bytes, file).text : null;

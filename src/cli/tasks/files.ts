@@ -1,12 +1,13 @@
 // The tasks commands' file system side: reading a tasks file within its size limit, finding the seed a file
 // names (beside the file, in WORLDS_SEEDS_DIR, or bundled with the package), reading the identity map only
 // when no other user can, and writing outputs so that a failure never leaves half of them behind.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { IdentityMapInput, Problem, SeedLoad } from "../../core/tasks/index";
 import { MAX_TASKS_FILE_BYTES } from "../../core/tasks/index";
 import { formatSize, tooLargeProblem } from "../../core/tasks/source";
 import { packageRoot } from "../paths";
+import { parseJsonText } from "./json";
 import type { CliIo } from "./io";
 
 const SEED_NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -53,11 +54,8 @@ export function readTasksBytes(io: CliIo, file: string): ReadResult {
 function readJson(path: string, shown: string, what: string): { ok: true; value: unknown } | { ok: false; message: string } {
   const size = statSync(path).size;
   if (size > MAX_SEED_BYTES) return { ok: false, message: `${what} ${shown} is ${formatSize(size)}, more than the ${formatSize(MAX_SEED_BYTES)} a seed may be` };
-  try {
-    return { ok: true, value: JSON.parse(readFileSync(path, "utf8")) as unknown };
-  } catch (e) {
-    return { ok: false, message: `${what} ${shown} is not valid JSON: ${(e as Error).message}` };
-  }
+  const r = parseJsonText(readFileSync(path, "utf8"));
+  return r.ok ? r : { ok: false, message: `${what} ${shown} is not valid JSON: ${r.message}` };
 }
 
 /** Library directories in the order they are searched: the user's WORLDS_SEEDS_DIR, then the package's seeds/. */
@@ -90,16 +88,7 @@ export function loadSeedRef(io: CliIo, ref: string, tasksDir: string): SeedLoad 
       return r.ok ? { ok: true, document: r.value, label: ref } : r;
     }
   }
-  return { ok: false, message: `no seed named '${ref}' in ${io.env.WORLDS_SEEDS_DIR ? "WORLDS_SEEDS_DIR or " : ""}the bundled seeds (${bundledSeedNames(io.env).join(", ") || "none"}); a seed file must end in .json` };
-}
-
-export function bundledSeedNames(env: CliIo["env"]): string[] {
-  const out = new Set<string>();
-  for (const dir of seedLibraryDirs(env)) {
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir)) if (f.endsWith(".json") && SEED_NAME.test(f.slice(0, -5))) out.add(f.slice(0, -5));
-  }
-  return [...out].sort();
+  return { ok: false, message: `no seed named '${ref}' among the bundled seeds${io.env.WORLDS_SEEDS_DIR ? " or in WORLDS_SEEDS_DIR" : ""}; a seed file must end in .json` };
 }
 
 /** Identity maps hold real emails: one that other users can read is refused before it is opened. */
@@ -110,17 +99,14 @@ export function loadIdentityMapRef(ref: string, tasksDir: string): IdentityMapIn
   if (process.platform !== "win32" && (mode & 0o077) !== 0) {
     return { path: ref, error: `${ref} can be read by other users (mode ${mode.toString(8).padStart(3, "0")}); it holds real emails, so run chmod 600 ${ref}` };
   }
-  try {
-    return { path: ref, document: JSON.parse(readFileSync(path, "utf8")) as unknown };
-  } catch (e) {
-    return { path: ref, error: `${ref} is not valid JSON: ${(e as Error).message}` };
-  }
+  const r = parseJsonText(readFileSync(path, "utf8"));
+  return r.ok ? { path: ref, document: r.value } : { path: ref, error: `${ref} is not valid JSON: ${r.message}` };
 }
 
 /** A policy file is read by the judge later; a missing one is a problem now. */
-export function checkPolicyRef(ref: string, tasksDir: string): string | null {
+export function checkPolicyRef(io: CliIo, ref: string, tasksDir: string): string | null {
   const path = isAbsolute(ref) ? ref : join(tasksDir, ref);
-  return existsSync(path) ? null : `policy file ${ref} does not exist (looked for ${path})`;
+  return existsSync(path) ? null : `policy file ${ref} does not exist (looked for ${relative(io.cwd, path) || path})`;
 }
 
 /**

@@ -67,10 +67,11 @@ function tokenize(line: string): Token[] {
 
 const OBJECT_ID = /^([a-z]+)_[A-Za-z0-9]+$/;
 
+/** "a charge (ch_...), an invoice (in_...) or latest": what an action's target may be. */
 function describeTargets(action: ActionKind): string {
   const t = TARGETS[action];
-  const ids = t.ids.map((p) => `${ID_KINDS[p]} (${p}_...)`);
-  const parts = [...ids, ...t.qualifiers];
+  const ids = t.ids.map((p) => `${/^[aeiou]/.test(ID_KINDS[p]) ? "an" : "a"} ${ID_KINDS[p]} (${p}_...)`);
+  const parts = [...ids, ...t.qualifiers.map((q) => `'on ${q}'`)];
   return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}` : parts.join("");
 }
 
@@ -87,13 +88,13 @@ function readTarget(action: ActionKind, tok: Token, afterOn: boolean): { ok: tru
     const prefix = id[1];
     if (prefix in ID_KINDS && allowed.ids.includes(prefix as IdKind)) return { ok: true, target: { kind: "id", id: tok.text, prefix: prefix as IdKind, offset: tok.offset } };
     const what = prefix in ID_KINDS ? `${tok.text} is a ${ID_KINDS[prefix as IdKind]}` : `${tok.text} is not an object ${word} can act on`;
-    return { ok: false, error: fail(`${word} applies to a ${describeTargets(action)}; ${what}`, tok.offset) };
+    return { ok: false, error: fail(`${word} applies to ${describeTargets(action)}; ${what}`, tok.offset) };
   }
   if (afterOn && (tok.lower === "duplicate" || tok.lower === "latest")) {
     if ((allowed.qualifiers as string[]).includes(tok.lower)) return { ok: true, target: { kind: tok.lower, offset: tok.offset } };
-    return { ok: false, error: fail(`'on ${tok.lower}' does not apply to ${word}; ${word} takes a ${describeTargets(action)}`, tok.offset) };
+    return { ok: false, error: fail(`'on ${tok.lower}' does not apply to ${word}, which takes ${describeTargets(action)}`, tok.offset) };
   }
-  return { ok: false, error: fail(`unknown target '${tok.text}': ${word} takes a ${describeTargets(action)}`, tok.offset) };
+  return { ok: false, error: fail(`unknown target '${tok.text}': ${word} takes ${describeTargets(action)}`, tok.offset) };
 }
 
 export function parseExpectedLine(input: string): ExpectedParse {
@@ -154,7 +155,7 @@ export function parseExpectedLine(input: string): ExpectedParse {
   if (next) {
     if (next.lower === "on") {
       const ref = toks[i + 1];
-      if (!ref) return fail(`'on' needs a target: ${word} takes a ${describeTargets(action)}`, next.offset + next.text.length);
+      if (!ref) return fail(`'on' needs a target: ${word} takes ${describeTargets(action)}`, next.offset + next.text.length);
       const t = readTarget(action, ref, true);
       if (!t.ok) return t.error;
       target = t.target;

@@ -12,6 +12,7 @@ export type IdentityState =
   | { kind: "none" }
   | { kind: "missing"; path: string }
   | { kind: "unavailable"; reason: string }
+  | { kind: "refused"; path: string }
   | { kind: "loaded"; path: string; map: IdentityMap };
 
 export interface EmailResolution {
@@ -47,6 +48,8 @@ export function unknownEmailHint(identities: IdentityState): string {
       return `the identity map ${identities.path} does not exist here; run tasks build --rewrite where it does, so the file carries the seed's emails`;
     case "unavailable":
       return identities.reason;
+    case "refused":
+      return `the identity map ${identities.path} was refused (see its problem), so real addresses cannot be looked up`;
     case "loaded":
       return `the identity map ${identities.path} does not know it either (it lists only customers the seed import took)`;
   }
@@ -60,17 +63,20 @@ export function checkIdentityMap(input: IdentityMapInput | null | undefined, see
   if (!input) return { state: { kind: "none" }, error: null };
   if ("unavailable" in input) return { state: { kind: "unavailable", reason: input.unavailable }, error: null };
   if ("missing" in input) return { state: { kind: "missing", path: input.path }, error: null };
-  if ("error" in input) return { state: { kind: "none" }, error: input.error };
+  const refused: IdentityState = { kind: "refused", path: input.path };
+  if ("error" in input) return { state: refused, error: input.error };
   const parsed = identityMapDocument.safeParse(input.document);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    return { state: { kind: "none" }, error: `${input.path} is not an identity map (${pathText(first.path) || "the document"}: ${first.message})` };
+    const value = first.path.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined), input.document);
+    const what = value === undefined ? "is missing" : `is not valid (${first.message})`;
+    return { state: refused, error: `${input.path} is not an identity map: ${pathText(first.path) || "the document"} ${what}` };
   }
   const map = parsed.data;
-  if (map.seed !== seed.name) return { state: { kind: "none" }, error: `${input.path} was written for seed '${map.seed}', not '${seed.name}'; use the map seed import wrote beside this seed` };
+  if (map.seed !== seed.name) return { state: refused, error: `${input.path} was written for seed '${map.seed}', not '${seed.name}'; use the map seed import wrote beside this seed` };
   if (map.seed_hash !== seedHash) {
     return {
-      state: { kind: "none" },
+      state: refused,
       error: `${input.path} was written for another version of seed '${seed.name}' (hash ${map.seed_hash.slice(0, 12)}, the seed is ${seedHash.slice(0, 12)}); re-run worlds seed import --identity-map`,
     };
   }

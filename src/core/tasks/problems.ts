@@ -19,7 +19,7 @@ export function formatProblem(p: Problem): string {
   return `${p.file}:${p.line}:${p.column}: ${p.message}`;
 }
 
-/** Problems in reading order (by position, then message) so the same file always prints the same list. */
+/** Problems in reading order; at one position, in the order they were found (the sort is stable). */
 export function sortProblems(problems: Problem[]): Problem[] {
-  return [...problems].sort((a, b) => a.line - b.line || a.column - b.column || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+  return [...problems].sort((a, b) => a.line - b.line || a.column - b.column);
 }

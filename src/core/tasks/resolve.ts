@@ -243,8 +243,11 @@ function pickSubscription(ctx: Ctx): { ok: true; sub: SeedSubscription; via: str
   }
   const candidates = subscriptionCandidates(ctx);
   if (candidates.length === 0) {
-    const why = ctx.line.action === "cancel_at_period_end" ? " that is not already set to cancel at period end" : "";
-    return { ok: false, result: refuse(ctx, `${ctx.customer} has no live subscription${why} to ${word}`) };
+    const flagged = ctx.ix.subscriptionsOfCustomer(ctx.customer).filter((s) => ctx.ix.isLive(s.obj) && s.obj.cancel_at_period_end);
+    if (ctx.line.action === "cancel_at_period_end" && flagged.length) {
+      return { ok: false, result: refuse(ctx, `every live subscription of ${ctx.customer} is already set to cancel at period end (${flagged.map((s) => s.obj.id).join(", ")})`) };
+    }
+    return { ok: false, result: refuse(ctx, `${ctx.customer} has no live subscription to ${word}`) };
   }
   if (t?.kind === "latest") return { ok: true, sub: newestFirst(candidates)[0].obj, via: "latest: " };
   if (candidates.length === 1) return { ok: true, sub: candidates[0].obj, via: "" };

@@ -43,7 +43,7 @@ function issueMessage(issue: z.core.$ZodIssue, value: unknown, field: string): s
       if (issue.values.length === 1) return `${field} must be ${String(issue.values[0])}${got}`;
       return `${field} must be one of ${issue.values.map(String).join(", ")}${got}`;
     case "too_small":
-      if (issue.origin === "array") return `${field} must list at least ${String(issue.minimum)}`;
+      if (issue.origin === "array") return Number(issue.minimum) === 1 ? `${field} must not be an empty list` : `${field} must list at least ${String(issue.minimum)}`;
       if (issue.origin === "string") return `${field} must not be empty`;
       return `${field} must be at least ${String(issue.minimum)}${got}`;
     case "too_big":
@@ -58,7 +58,8 @@ function issueMessage(issue: z.core.$ZodIssue, value: unknown, field: string): s
     case "invalid_union": {
       const kinds = new Set<string>();
       for (const branch of issue.errors) for (const e of branch) if (e.code === "invalid_type") kinds.add(TYPE_WORDS[e.expected] ?? e.expected);
-      if (kinds.size) return `${field} must be ${[...kinds].join(" or ")}${got}`;
+      const words = [...kinds];
+      if (words.length) return `${field} must be ${words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0]}${got}`;
       return `${field} is not valid${got}`;
     }
     default:

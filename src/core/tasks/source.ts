@@ -107,7 +107,8 @@ export function parseYamlSource(text: string, file: string): YamlResult {
   if (doc.errors.length) {
     const problems = doc.errors.map((e) => {
       const at = e.linePos?.[0] ?? { line: 1, col: 1 };
-      return fileProblem(file, `YAML syntax: ${yamlMessage(e.message)}`, { line: at.line, column: at.col });
+      const message = e.code === "MULTIPLE_DOCS" ? "a second document starts here (---); a tasks file is one YAML document" : yamlMessage(e.message);
+      return fileProblem(file, `YAML syntax: ${message}`, { line: at.line, column: at.col });
     });
     return { ok: false, problems };
   }

@@ -1,6 +1,7 @@
 // An export file into flat records: CSV, a JSON array (or {data: [...]}-style wrapper), or JSON lines. The
 // format comes from the extension, else from the content. Nested objects flatten to dotted keys
 // (source.author.email), so one column vocabulary covers every help desk.
+import { parseJsonText } from "../json";
 import { CsvError, parseCsv } from "./csv";
 
 export type Cell = string | number | boolean | null | unknown[];
@@ -81,21 +82,16 @@ export function readExport(name: string, text: string): ExportRows {
     const lineNos: number[] = [];
     body.split(/\r?\n/).forEach((line, i) => {
       if (line.trim() === "") return;
-      try {
-        objects.push(JSON.parse(line));
-      } catch (e) {
-        throw new ExportError(`JSON lines: line ${i + 1} is not JSON (${(e as Error).message})`);
-      }
+      const parsed = parseJsonText(line);
+      if (!parsed.ok) throw new ExportError(`JSON lines: line ${i + 1} is not JSON (${parsed.message.replace("line 1, ", "")})`);
+      objects.push(parsed.value);
       lineNos.push(i + 1);
     });
     return fromObjects(objects, (i) => `line ${lineNos[i]}`, format);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch (e) {
-    throw new ExportError(`JSON: ${(e as Error).message}`);
-  }
+  const parsed = parseJsonText(body);
+  if (!parsed.ok) throw new ExportError(`not valid JSON: ${parsed.message}`);
+  const json = parsed.value;
   let list: unknown = json;
   if (json && typeof json === "object" && !Array.isArray(json)) {
     const key = LIST_KEYS.find((k) => Array.isArray((json as Record<string, unknown>)[k]));
