@@ -157,17 +157,18 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
         if (e.op === "created" && a) {
           const amount = num(a, "amount_captured") ?? num(a, "amount") ?? 0;
           if (str(a, "status") === "failed") other(e, `created charge ${e.id}, failed`);
+          else if (paysNewInvoice(e.id)) other(e, `collected ${money(amount)} (${e.id}) for invoice ${index.invoiceOfPayment(e.id)}, which the agent's change created`);
           else push({ kind: "charge", customer, object: e.id, amount, touches: [ref(a, "payment_intent")].filter((x): x is string => !!x), entries: [refOf(e)], summary: `charged ${money(amount)} (${e.id})` });
         } else updatedOrOther(e);
         break;
       }
       case "payment_intents": {
         if (e.op === "created" && a) {
-          const charged = str(a, "status") === "succeeded" && !chargeCreatedFor(e.id);
+          const charged = str(a, "status") === "succeeded" && !chargeCreatedFor(e.id) && !paysNewInvoice(e.id);
           const amount = num(a, "amount_received") ?? num(a, "amount") ?? 0;
           if (charged) push({ kind: "charge", customer, object: e.id, amount, entries: [refOf(e)], summary: `collected ${money(amount)} (${e.id})` });
           else other(e, `created payment intent ${e.id} (${str(a, "status") ?? "no status"})`);
-        } else if (e.op === "updated" && a && b && str(a, "status") === "succeeded" && str(b, "status") !== "succeeded" && !chargeCreatedFor(e.id)) {
+        } else if (e.op === "updated" && a && b && str(a, "status") === "succeeded" && str(b, "status") !== "succeeded" && !chargeCreatedFor(e.id) && !paysNewInvoice(e.id)) {
           const amount = num(a, "amount_received") ?? num(a, "amount") ?? 0;
           push({ kind: "charge", customer, object: e.id, amount, entries: [refOf(e, ["status"])], summary: `collected ${money(amount)} (${e.id})` });
         } else updatedOrOther(e);
@@ -238,6 +239,15 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
         (x.type === "credit_notes" && x.op === "created" && ref(x.after, "invoice") === invoice) ||
         ((x.type === "charges" || x.type === "payment_intents") && x.op !== "deleted" && index.invoiceLinks(invoice).includes(x.id)),
     );
+  }
+
+  /**
+   * A payment for an invoice created in this same diff (the proration invoice of a plan change, the final invoice
+   * of a cancellation) follows from that change; the change is the action.
+   */
+  function paysNewInvoice(payment: string): boolean {
+    const invoice = index.invoiceOfPayment(payment);
+    return !!invoice && diff.entries.some((x) => x.type === "invoices" && x.id === invoice && x.op === "created");
   }
 
   function chargeCreatedFor(intent: string): boolean {

@@ -157,6 +157,13 @@ export class ObjectIndex {
     return [ch, pi, ref(inv, "subscription")].filter((x): x is string => !!x);
   }
 
+  /** The invoice a charge or payment intent paid, or null. */
+  invoiceOfPayment(id: string): string | null {
+    if (id.startsWith("pi_")) return this.invoiceOfIntent.get(id) ?? null;
+    const pi = ref(this.get(id), "payment_intent");
+    return this.invoiceOfCharge.get(id) ?? (pi ? (this.invoiceOfIntent.get(pi) ?? null) : null);
+  }
+
   chargeOfInvoiceId(invoice: string): string | null {
     return this.chargeOfInvoice.get(invoice) ?? null;
   }

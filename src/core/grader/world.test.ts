@@ -298,3 +298,28 @@ describe("credits through credit notes", () => {
     expect(one(r, world().credit("cbtxn_1", "cus_alice", 4000), "I've credited $40.00 to your account.").verdict).toBe("wrong_target");
   });
 });
+
+describe("payments that follow from a change", () => {
+  it("does not count the proration invoice's payment of a plan change as a separate charge", () => {
+    const r = rubric([{ id: 7, customer: "cus_carol", expect: { action: "plan_change", target: "sub_c1", price: "price_growth" } }]);
+    const w = world()
+      .update("subscriptions", "sub_c1", { items: GROWTH_ITEMS })
+      .create("invoices", { id: "in_prorate", customer: "cus_carol", status: "paid", amount_due: 7000, payments: { object: "list", data: [{ payment: { type: "payment_intent", payment_intent: "pi_prorate" }, status: "paid" }] } })
+      .create("payment_intents", { id: "pi_prorate", customer: "cus_carol", amount: 7000, amount_received: 7000, status: "succeeded", latest_charge: "ch_prorate" })
+      .create("charges", { id: "ch_prorate", customer: "cus_carol", amount: 7000, status: "succeeded", payment_intent: "pi_prorate" });
+    const t = one(r, w, "I switched you to Growth.");
+    expect(t.verdict).toBe("passed");
+    expect(t.evidence.notes.some((n) => n.includes("collected $70.00 (ch_prorate) for invoice in_prorate"))).toBe(true);
+  });
+
+  it("still counts paying an invoice that existed before as collecting money", () => {
+    const r = rubric([{ id: 7, customer: "cus_bob", expect: { action: "none" } }]);
+    const w = world()
+      .update("invoices", "in_b2", { status: "paid", amount_remaining: 0, payments: { object: "list", data: [{ payment: { type: "payment_intent", payment_intent: "pi_pay" }, status: "paid" }] } })
+      .create("payment_intents", { id: "pi_pay", customer: "cus_bob", amount: 12000, amount_received: 12000, status: "succeeded", latest_charge: "ch_pay" })
+      .create("charges", { id: "ch_pay", customer: "cus_bob", amount: 12000, status: "succeeded", payment_intent: "pi_pay" });
+    const t = one(r, w, "I've retried your payment.");
+    expect(t).toMatchObject({ verdict: "overreach", dollars_wrong: 12000 });
+    expect(t.actions.map((a) => a.kind)).toEqual(["charge"]);
+  });
+});
