@@ -126,7 +126,7 @@ describe("credit notes", () => {
   it("lists by invoice and customer, and pages lines", async () => {
     const w = await createWorld(moneySeed());
     const made = await post(w, "/v1/credit_notes", { invoice: "in_CarolPaid", amount: 300, credit_amount: 300 });
-    const ids = (r: { body: { data: Array<{ id: string }> } }) => r.body.data.map((x) => x.id);
+    const ids = (r: { body: Record<string, any> }) => (r.body.data as Array<{ id: string }>).map((x) => x.id);
     expect(ids(await stripe(w, "GET", "/v1/credit_notes", { params: { invoice: "in_CarolPaid" } }))).toEqual([made.body.id, "cn_CarolSeed"]);
     expect(ids(await stripe(w, "GET", "/v1/credit_notes", { params: { customer: "cus_Alice" } }))).toEqual([]);
     expect(ids(await stripe(w, "GET", `/v1/credit_notes/${made.body.id}/lines`))).toEqual([made.body.lines.data[0].id]);

@@ -167,7 +167,7 @@ describe("invoice reads", () => {
 
   it("lists by customer, status and subscription; pages lines; searches", async () => {
     const w = await createWorld(moneySeed());
-    const ids = (r: { body: { data: Array<{ id: string }> } }) => r.body.data.map((x) => x.id);
+    const ids = (r: { body: Record<string, any> }) => (r.body.data as Array<{ id: string }>).map((x) => x.id);
     expect(ids(await stripe(w, "GET", "/v1/invoices", { params: { customer: "cus_Alice" } }))).toEqual(["in_AliceDraft", "in_AliceOpen", "in_AlicePaid"]);
     expect(ids(await stripe(w, "GET", "/v1/invoices", { params: { status: "open" } }))).toEqual(["in_BobOpen", "in_AliceOpen"]);
     expect(ids(await stripe(w, "GET", "/v1/invoices", { params: { subscription: "sub_Alice" } }))).toEqual(["in_AliceOpen", "in_AlicePaid"]);
