@@ -1,6 +1,6 @@
 // Grading real worlds: scripted agent actions through the twin's own routes, then the diff graded by the endpoint.
 import { describe, expect, it } from "vitest";
-import { billing, desk, grade, GRADE_SEED, gradeRubric, newWorld } from "./grade-helpers";
+import { admin, billing, call, desk, grade, GRADE_SEED, gradeRubric, newWorld } from "./grade-helpers";
 
 const REFUND_REPLY = "I've refunded the duplicate $243.00 charge.";
 const task = (res: Awaited<ReturnType<typeof grade>>, ticket = 1) => res.body.grade.tasks.find((t) => t.ticket === ticket)!;
@@ -92,6 +92,20 @@ describe("grading real worlds (isolated mode)", () => {
     await billing(now, "DELETE", "/v1/subscriptions/sub_Carl");
     const wrong = await grade(now, { rubric: gradeRubric(), replies: { "2": "Your subscription has been cancelled." } });
     expect(task(wrong, 2).verdict).toBe("wrong_action");
+  });
+
+  it("passes a plan change invoiced at once (its proration payment is part of the change), and catches a misnamed plan", async () => {
+    const rubric = gradeRubric();
+    rubric.tickets[1].expect = { action: "plan_change", amount: null, target: "sub_Carl", target_any: ["sub_Carl"], price: "price_Growth", line: "plan change to Growth" };
+    rubric.tickets[1].claim = "plan_change";
+    const world = await newWorld();
+    await billing(world, "POST", "/v1/subscriptions/sub_Carl", { items: [{ id: "si_Carl", price: "price_Growth" }], proration_behavior: "always_invoice" });
+    const diff = (await (await call(`/admin/worlds/${world.id}/diff`, { headers: admin })).json()) as { counts: { created: Record<string, number> } };
+    expect(diff.counts.created).toMatchObject({ invoices: 1, charges: 1 });
+    const ok = await grade(world, { rubric, replies: { "2": "I've switched you to Growth." } });
+    expect(task(ok, 2)).toMatchObject({ verdict: "passed", dollars_wrong: 0 });
+    const misnamed = await grade(world, { rubric, replies: { "2": "I've moved you to the Starter plan." } });
+    expect(task(misnamed, 2).verdict).toBe("false_claim");
   });
 
   it("asserts the credit budget and the invariants from the world's diff", async () => {
