@@ -4,6 +4,7 @@
 import { parseSeed, seedHash, type SeedIssue } from "../core/seed/parse";
 import type { SeedDocument } from "../core/seed/schema";
 import { sha256Hex } from "../core/util/canonical";
+import { moneyIndex, SeedConsistencyError } from "../../durable-objects/stripe/resources/money/seed-index";
 
 export type PreparedSeed = { ok: true; seed: SeedDocument; hash: string } | { ok: false; issues: SeedIssue[] };
 
@@ -16,6 +17,14 @@ export async function prepareSeed(raw: unknown): Promise<PreparedSeed> {
   if (hit) return { ok: true, ...hit };
   const parsed = parseSeed(raw);
   if (!parsed.ok) return parsed;
+  // Money that does not add up (refunds over a charge, invoice totals off) is the seed author's error: a 400
+  // naming the object, found before a world exists rather than as a failure inside the world's seeding.
+  try {
+    moneyIndex(parsed.seed);
+  } catch (e) {
+    if (e instanceof SeedConsistencyError) return { ok: false, issues: [{ path: e.path, message: e.message.slice(e.path.length + 2) }] };
+    throw e;
+  }
   const entry = { seed: parsed.seed, hash: await seedHash(parsed.seed) };
   prepared.set(key, entry);
   if (prepared.size > MAX_ENTRIES) prepared.delete(prepared.keys().next().value as string);

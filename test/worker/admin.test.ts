@@ -73,4 +73,20 @@ describe("admin API", () => {
     };
     expect(await act(b)).toBe(await act(a));
   });
+
+  it("refuses a seed whose money does not add up with a 400 naming the object, before any world exists", async () => {
+    const seed = {
+      version: 1, name: "bad-money", clock: "2026-01-01T00:00:00Z", currency: "usd",
+      data: {
+        customers: [{ id: "cus_A", email: "a@example.com", name: "A" }],
+        charges: [{ id: "ch_A", customer: "cus_A", amount: 1000 }],
+        refunds: [{ id: "re_A", charge: "ch_A", amount: 1500 }],
+      },
+    };
+    const res = await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed }) });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; issues: Array<{ path: string; message: string }> } };
+    expect(body.error.code).toBe("invalid_seed");
+    expect(body.error.issues[0].message).toContain("ch_A");
+  });
 });
