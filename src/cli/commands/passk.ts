@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { buildResults, serializeResults } from "../../core/results/index";
+import { buildResults, earlyResults, serializeResults } from "../../core/results/index";
 import { renderHtml, renderJunit, renderText } from "../../core/report/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
@@ -154,14 +154,15 @@ export const passk: Command = {
 };
 
 /**
- * Failures before anything ran have no results to build: the text says what and what next, and --json still
- * gets the contract's four fields so a script can read the status.
+ * Failures before anything ran have no results to build: the text says what and what next, and --json gets
+ * the contract-only results document (still valid against the published schema).
  */
 function early(json: boolean, exitCode: number, reason: string, nextAction: string): number {
-  const status = ({ 2: "configuration_incomplete", 3: "setup_failed", 4: "inconclusive" } as Record<number, string>)[exitCode] ?? "setup_failed";
+  const status = exitCode === 3 ? "setup_failed" : exitCode === 4 ? "inconclusive" : "configuration_incomplete";
+  const text = reason.replace(/^worlds passk: /, "");
+  const doc = earlyResults({ status, reason: text, next_action: nextAction }, new Date().toISOString());
   process.stderr.write(`${reason}\n`);
-  if (json) process.stdout.write(JSON.stringify({ status, reason: reason.replace(/^worlds passk: /, ""), next_action: nextAction, exit_code: exitCode }, null, 2) + "\n");
-  else process.stdout.write(`status: ${status} (exit ${exitCode}) — ${reason.replace(/^worlds passk: /, "")}\nnext: ${nextAction}\n`);
-  return exitCode;
+  if (json) process.stdout.write(JSON.stringify(doc, null, 2) + "\n");
+  else process.stdout.write(`status: ${doc.status} (exit ${doc.exit_code}) — ${text}\nnext: ${nextAction}\n`);
+  return doc.exit_code;
 }
-
