@@ -6,6 +6,7 @@ import { seeds } from "./routes/admin/seeds";
 import { worldsRoutes } from "./routes/admin/worlds";
 import { gradeRoutes } from "./routes/admin/grade";
 import { adminError } from "./routes/admin/errors";
+import { runsRoutes } from "./routes/admin/runs";
 
 export const app = new Hono<AppEnv>();
 
@@ -15,6 +16,7 @@ app.use("/admin/*", requireToken);
 app.route("/admin/seeds", seeds);
 app.route("/admin/worlds", gradeRoutes);
 app.route("/admin/worlds", worldsRoutes);
+app.route("/admin/runs", runsRoutes);
 
 app.route("/", twin);
 

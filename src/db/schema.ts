@@ -36,8 +36,14 @@ export const runs = sqliteTable(
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
     resultJson: text("result_json"),
     exitCode: integer("exit_code"),
+    /** The server origin agents reach the twin at (the admin request's or the webhook's own origin). */
+    origin: text("origin"),
+    /** JSON: what the results need besides the rubric (tasks file name and hashes, task filter, scenario, trigger). */
+    planJson: text("plan_json").notNull().default("{}"),
+    /** Why the run could not start or finish (status failed). */
+    error: text("error"),
   },
-  (t) => [index("runs_by_status").on(t.status, t.createdAt)],
+  (t) => [index("runs_by_status").on(t.status, t.createdAt), index("runs_by_created").on(t.createdAt)],
 );
 
 export const episodes = sqliteTable(
@@ -57,8 +63,17 @@ export const episodes = sqliteTable(
     error: text("error"),
     traceKey: text("trace_key"),
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+    /** 1-based number in the run (repetition-major, then file order): the n of /admin/runs/:id/episodes/:n. */
+    seq: integer("seq").notNull().default(0),
+    /** Which delivery holds the episode: "<queue message id>#<attempt>"; a later attempt of the same message may take it over. */
+    claim: text("claim"),
+    /** Keyed task trials in this episode that passed / were graded (progress without reading result_json). */
+    passed: integer("passed").notNull().default(0),
+    graded: integer("graded").notNull().default(0),
+    /** One line for the progress view (verdicts per task, or the infrastructure error). */
+    note: text("note"),
   },
-  (t) => [index("episodes_by_run").on(t.runId, t.status)],
+  (t) => [index("episodes_by_run").on(t.runId, t.status), index("episodes_by_seq").on(t.runId, t.seq)],
 );
 
 export const hooks = sqliteTable("hooks", {

@@ -1,0 +1,63 @@
+// What POST /admin/runs accepts and what the agent of a hosted run is sent and must answer. Shared by the
+// Worker (validation at the boundary) and the CLI (`worlds passk --url ... --agent-url ...` builds the request).
+import { z } from "zod";
+import type { AgentTask } from "./task";
+
+/** The agent's answer is kept up to this many bytes, as a CLI agent's stdout is. */
+export const AGENT_REPLY_LIMIT = 256 * 1024;
+export const DEFAULT_RUNS = 3;
+export const DEFAULT_CONCURRENCY = 10;
+export const DEFAULT_TIMEOUT_S = 300;
+/** A queue consumer invocation may take 15 minutes; one agent call must fit in it with the world around it. */
+export const MAX_TIMEOUT_S = 600;
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+
+export const agentEndpoint = z.strictObject({
+  url: httpUrl,
+  /** Keys the HMAC on every request to the agent (docs/hosted-runs.md). */
+  secret: z.string().min(16, "must be at least 16 characters").max(512),
+});
+export type AgentEndpoint = z.infer<typeof agentEndpoint>;
+
+export const runRequest = z.strictObject({
+  /** A tasks file's YAML text, or an already compiled seed (a bundled name or a document) and rubric. */
+  tasks: z.union([
+    z.string().min(1, "the tasks file is empty"),
+    z.strictObject({ seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())]), rubric: z.record(z.string(), z.unknown()) }),
+  ]),
+  /** The tasks file's name as the user knows it (results, replay lines); default "tasks.yaml". */
+  tasks_file: z.string().min(1).max(500).optional(),
+  /** Repetitions; default the file's runs:, else 3. */
+  runs: z.number().int().min(1).max(100).optional(),
+  /** Default the file's mode:, else isolated. */
+  mode: z.enum(["isolated", "shift"]).optional(),
+  /** Only these tasks (their id in the file or their position), as `--task`. */
+  task: z.array(z.string().min(1)).max(1000).optional(),
+  agent: agentEndpoint,
+  /** Episodes of this run in flight at once. */
+  concurrency: z.number().int().min(1).max(100).optional(),
+  /** Seconds the agent may take per episode. */
+  timeout_s: z.number().int().min(1).max(MAX_TIMEOUT_S).optional(),
+  /** A scenario name or document for every world (default: the file's scenario:). */
+  scenario: z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.null()]).optional(),
+});
+export type RunRequest = z.infer<typeof runRequest>;
+
+/** The body POSTed to the agent for one episode. */
+export interface AgentRequestBody {
+  /** The ticket to work (isolated mode); null in shift mode, where the open tickets on the desk are the work. */
+  task: AgentTask | null;
+  mode: "isolated" | "shift";
+  world: {
+    id: string;
+    /** Point a Stripe client here (host/port/protocol) with `key` as its API key. */
+    stripe_api_base: string;
+    key: string;
+    /** The help desk (Zendesk's API shape); the same key is its token. */
+    zendesk_url: string;
+  };
+  run: { id: string; episode: string; repetition: number };
+}
+
+export const agentResponse = z.looseObject({ reply: z.string() });

@@ -1,0 +1,66 @@
+// The results document of a hosted run: the same builder, the same contract and numbers as `worlds passk`,
+// with the agent named by its URL and the suggested commands rewritten for a run the server drove.
+import { buildResults, replayLine, shellLine, type BuildInputRaw, type EpisodeRecordInput, type Results } from "../results/index";
+import type { RubricDocument } from "../rubric/schema";
+import { budgetCheck, type Credits } from "./record";
+import type { RunMode } from "./plan";
+
+export interface HostedResultsInput {
+  runId: string;
+  /** The server the run was posted to (what `--url` names). */
+  origin: string;
+  agentUrl: string;
+  mode: RunMode;
+  runsRequested: number;
+  file: string;
+  hashes: { file: string; seed: string; rubric: string };
+  /** The rubric cut down to the run's tasks, with the run's mode. */
+  rubric: RubricDocument;
+  episodes: EpisodeRecordInput[];
+  /** Credits each graded world made, by repetition, for the budget check. */
+  credits: Array<{ repetition: number; credits: Credits }>;
+  /** Flags a replay must keep (`--mode shift`, `--timeout 60`). */
+  replayFlags?: string[];
+  generatedAt: string | null;
+}
+
+export function hostedResults(i: HostedResultsInput): Results {
+  const runChecks = [];
+  for (let run = 1; run <= i.runsRequested; run++) {
+    const check = budgetCheck(i.rubric, i.credits.filter((c) => c.repetition === run).map((c) => c.credits));
+    if (check) runChecks.push({ run, checks: [check] });
+  }
+  const input: BuildInputRaw = {
+    mode: i.mode,
+    runs_requested: i.runsRequested,
+    tasks: { file: i.file, hashes: i.hashes, pack: null },
+    rubric: i.rubric,
+    invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], replay_flags: i.replayFlags ?? [] },
+    episodes: i.episodes,
+    run_checks: runChecks,
+    generated_at: i.generatedAt,
+  };
+  const results = buildResults(input);
+  return rewriteSuggestions(results, input, i);
+}
+
+/** The builder suggests commands for a process agent; a hosted run's agent is a URL, replayed with --agent-url. */
+function rewriteSuggestions(results: Results, input: BuildInputRaw, i: HostedResultsInput): Results {
+  const swaps: Array<[string, string]> = [
+    [shellLine(["worlds", "doctor", "--url", i.origin, "--", i.agentUrl]), shellLine(["worlds", "runs", "show", i.runId, "--url", i.origin])],
+  ];
+  const worst = results.crash_test.worst_task;
+  if (worst) swaps.unshift([replayLine({ tasks: { file: i.file, hashes: i.hashes, pack: null }, invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], replay_flags: input.invocation.replay_flags ?? [] } }, worst.id), hostedReplay(i, worst.id)]);
+  const swap = (s: string) => swaps.reduce((acc, [from, to]) => acc.split(from).join(to), s);
+  return {
+    ...results,
+    reason: swap(results.reason),
+    next_action: swap(results.next_action),
+    crash_test: { ...results.crash_test, worst_task: worst ? { ...worst, replay: hostedReplay(i, worst.id) } : null },
+  };
+}
+
+/** Reruns one task once against the same server and agent. */
+export function hostedReplay(i: Pick<HostedResultsInput, "file" | "origin" | "agentUrl" | "replayFlags">, taskId: string): string {
+  return shellLine(["worlds", "passk", "--tasks", i.file, "--url", i.origin, "--agent-url", i.agentUrl, ...(i.replayFlags ?? []), "--task", taskId, "--runs", "1"]);
+}

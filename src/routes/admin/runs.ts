@@ -1,0 +1,99 @@
+// Hosted runs (server token): POST a tasks file and an agent URL, then follow the run, read its results (the
+// same contract as `worlds passk --json`), its HTML report, its episodes and their traces.
+import { Hono, type Context } from "hono";
+import type { AppEnv } from "../../env";
+import { runRequest, RUN_STATUSES } from "../../core/runs/index";
+import { createRun } from "../../runs/create";
+import { reportKey } from "../../runs/keys";
+import { database, episodeBySeq, episodePage, getRun, listRuns } from "../../runs/store";
+import { episodeViews, runResults, runSummary, runView } from "../../runs/view";
+import { renderHtml } from "../../core/report/index";
+import { jsonBody } from "./body";
+import { adminError } from "./errors";
+
+export const runsRoutes = new Hono<AppEnv>();
+
+runsRoutes.post("/", async (c) => {
+  const body = await jsonBody(c, runRequest);
+  if (!body.ok) return body.response;
+  const created = await createRun(c.env, body.value, { origin: new URL(c.req.url).origin, source: "api" });
+  if (!created.ok) return adminError(c, created.status, created.code, created.message, created.issues);
+  return c.json({ run_id: created.runId, episodes: created.episodes, summary: created.summary, links: { run: `/admin/runs/${created.runId}` } }, 201);
+});
+
+runsRoutes.get("/", async (c) => {
+  const status = c.req.query("status");
+  if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) return adminError(c, 400, "invalid_status", `status must be one of ${RUN_STATUSES.join(", ")}.`);
+  const limit = Number(c.req.query("limit") ?? "50");
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) return adminError(c, 400, "invalid_limit", "limit must be an integer from 1 to 200.");
+  const cursor = c.req.query("cursor");
+  let before: { createdAt: number; id: string } | undefined;
+  if (cursor) {
+    const m = /^(\d+):(run_[A-Za-z0-9]+)$/.exec(cursor);
+    if (!m) return adminError(c, 400, "invalid_cursor", "cursor must be the next_cursor of a previous page.");
+    before = { createdAt: Number(m[1]), id: m[2] };
+  }
+  const rows = await listRuns(database(c.env.DB), { status, before, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return c.json({ data: page.map(runSummary), next_cursor: rows.length > limit && last ? `${last.createdAt.getTime()}:${last.id}` : null });
+});
+
+runsRoutes.get("/:id", async (c) => {
+  const run = await findRun(c);
+  if (!run) return notFound(c);
+  return c.json(await runView(c.env, run));
+});
+
+runsRoutes.get("/:id/results", async (c) => {
+  const run = await findRun(c);
+  if (!run) return notFound(c);
+  const results = await runResults(c.env, run);
+  if (!results) return adminError(c, 409, "run_not_done", `Run ${run.id} is ${run.status}${run.error ? ` (${run.error})` : ""}; results exist once it is done.`);
+  return c.json(results);
+});
+
+runsRoutes.get("/:id/report", async (c) => {
+  const run = await findRun(c);
+  if (!run) return notFound(c);
+  const cached = await c.env.ARTIFACTS.get(reportKey(run.id));
+  if (cached) return c.body(await cached.text(), 200, { "content-type": "text/html; charset=utf-8" });
+  const results = await runResults(c.env, run);
+  if (!results) return adminError(c, 409, "run_not_done", `Run ${run.id} is ${run.status}; its report exists once it is done.`);
+  const html = renderHtml(results);
+  await c.env.ARTIFACTS.put(reportKey(run.id), html, { httpMetadata: { contentType: "text/html; charset=utf-8" } });
+  return c.body(html, 200, { "content-type": "text/html; charset=utf-8" });
+});
+
+runsRoutes.get("/:id/episodes", async (c) => {
+  const run = await findRun(c);
+  if (!run) return notFound(c);
+  const after = Number(c.req.query("after") ?? "0");
+  const limit = Number(c.req.query("limit") ?? "200");
+  if (!Number.isInteger(after) || after < 0) return adminError(c, 400, "invalid_after", "after must be an episode number (0 for the start).");
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return adminError(c, 400, "invalid_limit", "limit must be an integer from 1 to 1000.");
+  const rows = await episodePage(database(c.env.DB), run.id, after, limit);
+  const data = await episodeViews(c.env, run, rows);
+  return c.json({ data, next_after: rows.length === limit ? rows[rows.length - 1].seq : null });
+});
+
+runsRoutes.get("/:id/episodes/:n/trace", async (c) => {
+  const run = await findRun(c);
+  if (!run) return notFound(c);
+  const n = Number(c.req.param("n"));
+  const ep = Number.isInteger(n) && n > 0 ? await episodeBySeq(database(c.env.DB), run.id, n) : null;
+  if (!ep) return adminError(c, 404, "episode_not_found", `Run ${run.id} has no episode ${c.req.param("n")} (episodes are numbered 1 to ${run.episodesTotal}).`);
+  if (!ep.traceKey) return adminError(c, 404, "trace_not_found", `Episode ${n} of run ${run.id} has no trace yet (it is ${ep.status}).`);
+  const obj = await c.env.ARTIFACTS.get(ep.traceKey);
+  if (!obj) return adminError(c, 404, "trace_not_found", `The trace ${ep.traceKey} is missing from R2.`);
+  return c.body(obj.body, 200, { "content-type": "application/x-ndjson" });
+});
+
+async function findRun(c: Context<AppEnv>) {
+  const id = c.req.param("id") ?? "";
+  return /^run_[A-Za-z0-9]{16}$/.test(id) ? getRun(database(c.env.DB), id) : null;
+}
+
+function notFound(c: Context<AppEnv>): Response {
+  return adminError(c, 404, "run_not_found", `No run '${c.req.param("id")}' on this server (GET /admin/runs lists them).`);
+}

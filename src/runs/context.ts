@@ -1,0 +1,56 @@
+// What an episode of a run needs besides its own row: the run's settings, its rubric (cut down to the run's
+// tasks, with the run's mode) and, to build worlds, its plan (the seed from R2). Cached per isolate: a batch of
+// messages of the same run reads R2 once. The facts alone need no seed, so a run whose seed went bad can still
+// be finished and reported.
+import type { Env } from "../env";
+import { planRun, selectRubric, type RunMode, type RunPlan } from "../core/runs/index";
+import type { RubricDocument } from "../core/rubric/schema";
+import { loadRubric, loadSeed } from "./artifacts";
+import { runPlanJson, type RunPlanJson } from "./plan-json";
+import { database, getRun, type RunRow } from "./store";
+
+export interface RunFacts {
+  run: RunRow;
+  mode: RunMode;
+  meta: RunPlanJson;
+  rubric: RubricDocument;
+}
+
+export interface RunContext extends RunFacts {
+  plan: RunPlan;
+}
+
+const facts = new Map<string, Omit<RunFacts, "run">>();
+const plans = new Map<string, RunPlan>();
+const LIMIT = 8;
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  cache.set(key, value);
+  while (cache.size > LIMIT) cache.delete(cache.keys().next().value as string);
+  return value;
+}
+
+export class RunMissing extends Error {}
+
+export async function runFacts(env: Env, runId: string): Promise<RunFacts> {
+  const run = await getRun(database(env.DB), runId);
+  if (!run) throw new RunMissing(`no run ${runId} in D1`);
+  const cached = facts.get(runId);
+  if (cached) return { ...cached, run };
+  const meta = runPlanJson.parse(JSON.parse(run.planJson));
+  const mode: RunMode = run.mode === "shift" ? "shift" : "isolated";
+  const rubric = await loadRubric(env, run.rubricKey);
+  const selected = selectRubric({ ...rubric, mode }, meta.only);
+  if (!selected.ok) throw new Error(`run ${runId}: ${selected.message}`);
+  return { ...remember(facts, runId, { mode, meta, rubric: selected.rubric }), run };
+}
+
+export async function runContext(env: Env, runId: string): Promise<RunContext> {
+  const f = await runFacts(env, runId);
+  const cached = plans.get(runId);
+  if (cached) return { ...f, plan: cached };
+  const seed = await loadSeed(env, f.run.seedKey);
+  const planned = planRun(seed, f.rubric, []);
+  if (!planned.ok) throw new Error(`run ${runId}: ${planned.message}`);
+  return { ...f, plan: remember(plans, runId, planned.plan) };
+}
