@@ -5,6 +5,7 @@ import { requireToken } from "./routes/admin/auth";
 import { seeds } from "./routes/admin/seeds";
 import { worldsRoutes } from "./routes/admin/worlds";
 import { gradeRoutes } from "./routes/admin/grade";
+import { tasksRoutes } from "./routes/admin/tasks";
 import { adminError } from "./routes/admin/errors";
 import { runsRoutes } from "./routes/admin/runs";
 
@@ -17,6 +18,7 @@ app.route("/admin/seeds", seeds);
 app.route("/admin/worlds", gradeRoutes);
 app.route("/admin/worlds", worldsRoutes);
 app.route("/admin/runs", runsRoutes);
+app.route("/admin/tasks", tasksRoutes);
 
 app.route("/", twin);
 
