@@ -87,7 +87,8 @@ function readTarget(action: ActionKind, tok: Token, afterOn: boolean): { ok: tru
   if (id) {
     const prefix = id[1];
     if (prefix in ID_KINDS && allowed.ids.includes(prefix as IdKind)) return { ok: true, target: { kind: "id", id: tok.text, prefix: prefix as IdKind, offset: tok.offset } };
-    const what = prefix in ID_KINDS ? `${tok.text} is a ${ID_KINDS[prefix as IdKind]}` : `${tok.text} is not an object ${word} can act on`;
+    const kind = prefix in ID_KINDS ? ID_KINDS[prefix as IdKind] : null;
+    const what = kind ? `${tok.text} is ${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}` : `${tok.text} is not an object ${word} can act on`;
     return { ok: false, error: fail(`${word} applies to ${describeTargets(action)}; ${what}`, tok.offset) };
   }
   if (afterOn && (tok.lower === "duplicate" || tok.lower === "latest")) {
@@ -139,7 +140,7 @@ export function parseExpectedLine(input: string): ExpectedParse {
     if (!to || to.lower !== "to") return fail("plan change needs the plan it moves to: plan change to <plan>", to?.offset ?? line.length);
     i += 1;
     const words: Token[] = [];
-    while (toks[i] && toks[i].lower !== "on" && !OBJECT_ID.exec(toks[i].text)?.[1]?.match(/^(sub|cus)$/)) words.push(toks[i++]);
+    while (toks[i] && toks[i].lower !== "on" && !looksLikeAmount(toks[i].text) && !OBJECT_ID.exec(toks[i].text)?.[1]?.match(/^(sub|cus)$/)) words.push(toks[i++]);
     if (words.length === 0) return fail("plan change needs the plan it moves to: plan change to <plan>", to.offset + to.text.length);
     plan = { name: words.map((w) => w.text).join(" "), offset: words[0].offset };
   } else if (toks[i] && looksLikeAmount(toks[i].text)) {
@@ -165,7 +166,9 @@ export function parseExpectedLine(input: string): ExpectedParse {
       if (!t.ok) return t.error;
       target = t.target;
       i += 1;
-    } else if (looksLikeAmount(next.text) && spec.amount !== "none") {
+    } else if (looksLikeAmount(next.text) && spec.amount === "none") {
+      return fail(`${word} takes no amount`, next.offset);
+    } else if (looksLikeAmount(next.text)) {
       return fail(amount === null ? `put the amount right after '${word}'` : `the line gives two amounts`, next.offset);
     } else return fail(`unexpected '${next.text}' (${word} takes an optional ${spec.amount === "optional" ? "amount and an optional " : ""}target: ${describeTargets(action)})`, next.offset);
   }
