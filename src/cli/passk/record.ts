@@ -2,7 +2,7 @@
 // records, and every way an episode can go wrong named as its infrastructure error (never dropped).
 import { gradeWorld, readDesk, type WorldGrade } from "../../core/grader/index";
 import { REPLY_EXCERPT_CHARS, type EpisodeRecordInput, type GraderVerdict } from "../../core/results/index";
-import type { AgentOutcome } from "../agent/runner";
+import { agentSucceeded, type AgentOutcome } from "../agent/runner";
 import { describeOutcome } from "../render/outcome";
 import type { EpisodeResult, WorldView } from "../episode/episode";
 import type { Plan } from "./plan";
@@ -42,7 +42,7 @@ export function episodeRecord(run: number, tickets: number[], mode: Mode, ep: Ep
       reply: mode === "isolated" ? keep(out.reply) : deskReply ? keep(deskReply) : null,
       reply_bytes: mode === "isolated" ? (out.reply_truncated ? out.stdout_bytes : bytesIfCut(out.reply)) : deskReply ? bytesIfCut(deskReply) : null,
       status_after: t.terminal_status.status,
-      evidence: { diff: t.evidence.entries.map((e) => ({ ...e })), reply_sentences: t.evidence.sentences, notes: [t.reason, ...t.evidence.notes] },
+      evidence: { diff: t.evidence.entries.map((e) => ({ ...e })), reply_sentences: t.evidence.sentences, notes: [t.reason, ...t.evidence.notes, ...stderrNote(out)] },
     };
   });
   const checks = [
@@ -50,6 +50,13 @@ export function episodeRecord(run: number, tickets: number[], mode: Mode, ep: Ep
     ...grade.harm.map((h) => ({ name: "outside the rubric", held: false, detail: `${h.customer}: ${h.summary}`, dollars_wrong_cents: h.amount })),
   ];
   return { ...base, grades, agent, traffic, checks };
+}
+
+/** When the agent did not finish cleanly, the end of its stderr is the first thing to read: keep it with the episode. */
+function stderrNote(o: AgentOutcome): string[] {
+  if (agentSucceeded(o) || !o.stderr.trim()) return [];
+  const tail = o.stderr.trimEnd().split("\n").slice(-20).join("\n");
+  return [`agent stderr (last lines): ${tail.length > 2000 ? tail.slice(-2000) : tail}`];
 }
 
 const KEPT_REPLY_CHARS = 4 * REPLY_EXCERPT_CHARS;
