@@ -13,6 +13,9 @@ import { seedBilling } from "./stripe/seed";
 import { seedHelpdesk } from "./helpdesk/seed";
 import { unauthorized } from "./unauthorized";
 import { cachedSeed, rememberSeed } from "./seed/cache";
+import { runScenario } from "./scenarios/engine";
+import { storedScenario } from "./scenarios/stored";
+import type { ScenarioDocument } from "../src/core/scenario/schema";
 
 export interface WorldInit {
   worldId: string;
@@ -88,17 +91,32 @@ export class World extends DurableObject {
     this.store.setMeta("scenario", JSON.stringify(args.scenario ?? null));
   }
 
-  twin(req: TwinRequest): TwinResponse {
+  async twin(req: TwinRequest): Promise<TwinResponse> {
     const worldId = this.store.meta("world_id");
     if (!worldId || this.store.meta("key_hash") !== req.keyHash) return unauthorized(req.service);
     const transact = <T>(fn: () => T): T => this.ctx.storage.transactionSync(fn);
     this.store.beginRequest(req.requestId);
-    const res = SERVICES[req.service].handle(this.store, req, transact);
+    // Everything up to the trace runs synchronously, so concurrent requests keep their order; only the
+    // scenario's latency is awaited, after the answer is recorded.
+    const { response: res, delayMs } = runScenario(this.scenario(), req, {
+      sql: this.ctx.storage.sql,
+      store: this.store,
+      transact,
+      handle: (t) => SERVICES[req.service].handle(this.store, req, t),
+    });
     this.ctx.storage.sql.exec(
       "INSERT INTO trace (request_id, service, method, path, query, request_body, status, response_body, replayed, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, res.body, res.replayed ? 1 : 0, res.note ?? null,
     );
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return res;
+  }
+
+  /** The scenario stored at init, parsed once per instance (it never changes for the life of a world). */
+  private scenarioDoc: ScenarioDocument | null | undefined;
+  private scenario(): ScenarioDocument | null {
+    if (this.scenarioDoc === undefined) this.scenarioDoc = storedScenario(this.store.meta("scenario"));
+    return this.scenarioDoc;
   }
 
   diff(): WorldDiff {

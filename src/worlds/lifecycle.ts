@@ -7,6 +7,7 @@ import type { SeedDocument } from "../core/seed/schema";
 import { seedHash } from "../core/seed/parse";
 import { sha256Hex } from "../core/util/canonical";
 import { newWorldId, newWorldKey } from "../http/ids";
+import { requireScenario } from "../scenarios/resolve";
 
 export interface CreatedWorld {
   id: string;
@@ -26,7 +27,8 @@ export async function createWorld(env: Env, seed: SeedDocument, origin: string, 
   const key = newWorldKey(id);
   const hash = opts.hash ?? (await seedHash(seed));
   const stub = env.WORLD.getByName(id);
-  const identity = { worldId: id, keyHash: await sha256Hex(key), seedHash: hash, scenario: opts.scenario ?? null };
+  // A library name becomes its document here, so a world stores the exact rules it runs under.
+  const identity = { worldId: id, keyHash: await sha256Hex(key), seedHash: hash, scenario: requireScenario(opts.scenario) };
   // Most worlds are seeded with a seed their isolate has seeded before: try the snapshot first.
   const { objects } = (await stub.initFromCache(identity)) ?? (await stub.init({ ...identity, seed }));
   await drizzle(env.DB)

@@ -5,6 +5,7 @@ import { BUNDLED_SEEDS } from "../../seeds/bundled";
 import { prepareSeed } from "../../worlds/seed-cache";
 import { OBJECT_TYPES } from "../../core/diff/types";
 import { createWorld, destroyWorld, WorldNotFound } from "../../worlds/lifecycle";
+import { resolveScenario } from "../../scenarios/resolve";
 import { jsonBody } from "./body";
 import { adminError } from "./errors";
 
@@ -22,7 +23,9 @@ worldsRoutes.post("/", async (c) => {
   if (raw === undefined) return adminError(c, 404, "seed_not_found", `No bundled seed named '${body.value.seed}'. GET /admin/seeds lists them, or send the seed document inline.`);
   const parsed = await prepareSeed(raw);
   if (!parsed.ok) return adminError(c, 400, "invalid_seed", `The seed document has ${parsed.issues.length} problem(s).`, parsed.issues);
-  const world = await createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: body.value.scenario ?? null, hash: parsed.hash });
+  const scenario = resolveScenario(body.value.scenario);
+  if (!scenario.ok) return adminError(c, scenario.status, scenario.code, scenario.message, scenario.issues);
+  const world = await createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: scenario.scenario, hash: parsed.hash });
   return c.json(world, 201);
 });
 
