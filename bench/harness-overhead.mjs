@@ -1,0 +1,83 @@
+// Harness overhead of `worlds passk`: 30 tasks x 3 runs with a no-op agent (`node -e ""`), total wall time,
+// against 90 bare spawns of the same command at the same concurrency in the same run (the floor: what running
+// the agent costs with no worlds at all). Then the CLI's peak RSS over 100 and 1,000 episodes (memory should
+// stay flat). Everything goes through the built CLI against one `worlds serve`, as a user would run it.
+// Usage: node bench/harness-overhead.mjs [--concurrency N] [--skip-rss]
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fmt, startServer } from "./lib/server.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const concurrency = Number(arg("--concurrency")) || availableParallelism();
+const NOOP = [process.execPath, "-e", ""];
+
+// 30 policy-free, keyed tasks on acme-small ("none": the no-op agent is graded, not refused), 2 per customer.
+const EMAILS = ["billing.northwind@example.com", "hello.bluebird@example.com", "finance.cobalt@example.com", "accounts.delta@example.com", "studio.ember@example.com", "ap.fjord@example.com", "office.garnet@example.com", "billing.iris@example.com", "bursar.juniper@example.com", "accounts.kestrel@example.com", "studio.lumen@example.com", "ops.mosaic@example.com", "founders.nimbus@example.com"];
+function tasksFile(n) {
+  const lines = ["version: 1", "seed: acme-small", "mode: isolated", "invariants:", "  - deleted.customers==0", "tasks:"];
+  for (let i = 0; i < n; i++) lines.push(`  - id: B-${i + 1}`, `    requester: ${EMAILS[i % EMAILS.length]}`, `    subject: Question ${i + 1}`, `    body: When is my next invoice? No changes please.`, `    expected: none`);
+  const dir = mkdtempSync(join(tmpdir(), "worlds-bench-"));
+  const path = join(dir, `tasks-${n}.yaml`);
+  writeFileSync(path, lines.join("\n") + "\n");
+  return path;
+}
+
+function timed(cmd, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ ms: performance.now() - t0, code, out, err }));
+  });
+}
+
+async function bareSpawns(n, c) {
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: c }, async () => {
+    while (next < n) {
+      next++;
+      await timed(NOOP[0], NOOP.slice(1));
+    }
+  }));
+  return performance.now() - t0;
+}
+
+async function passk(server, file, runs, extra = []) {
+  const r = await timed("/usr/bin/time", ["-f", "maxrss_kb=%M", process.execPath, join(root, "bin", "worlds.mjs"), "passk", "--tasks", file, "--runs", String(runs), "--concurrency", String(concurrency), "--json", ...extra, "--", ...NOOP], { WORLDS_URL: server.url, WORLDS_TOKEN: server.token });
+  const doc = JSON.parse(r.out);
+  const rss = Number(/maxrss_kb=(\d+)/.exec(r.err)?.[1] ?? NaN);
+  const episodes = doc.runs?.reduce((s, run) => s + run.worlds.length, 0) ?? 0;
+  return { ms: r.ms, rssMb: rss / 1024, status: doc.status, episodes };
+}
+
+const server = await startServer();
+try {
+  const file30 = tasksFile(30);
+  await passk(server, file30, 1); // warm the server (isolate, JIT) before measuring
+  const floor = await bareSpawns(90, concurrency);
+  const run = await passk(server, file30, 3);
+  const floor2 = await bareSpawns(90, concurrency);
+  const bare = (floor + floor2) / 2;
+  console.log(`harness overhead, concurrency ${concurrency}, agent \`node -e ""\``);
+  console.log(`  90 bare spawns (mean of before/after)      ${fmt(bare)} ms`);
+  console.log(`  passk 30 tasks x 3 runs (${run.episodes} episodes)      ${fmt(run.ms)} ms  (status ${run.status}, CLI start, compile and server calls included)`);
+  console.log(`  ratio                                      ${fmt(run.ms / bare, 2)}x  (target <= 1.1)`);
+  if (!process.argv.includes("--skip-rss")) {
+    const small = await passk(server, tasksFile(100), 1);
+    const large = await passk(server, tasksFile(100), 10);
+    console.log(`peak RSS of the CLI`);
+    console.log(`  ${String(small.episodes).padStart(5)} episodes   ${fmt(small.rssMb)} MB  (${fmt(small.ms / 1000)} s)`);
+    console.log(`  ${String(large.episodes).padStart(5)} episodes   ${fmt(large.rssMb)} MB  (${fmt(large.ms / 1000)} s)`);
+  }
+} finally {
+  await server.stop();
+}
