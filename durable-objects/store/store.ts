@@ -20,14 +20,14 @@ export type IdempotencyRecord = {
   request_id: string;
 };
 
-interface Row {
+type Row = Record<string, SqlStorageValue> & {
   id: string;
   seq: number;
   created: number;
   customer: string | null;
   deleted: number;
   data: string;
-}
+};
 
 export class Store {
   private requestId = "seed";

@@ -2,7 +2,7 @@
 // whose exitCode follows the result contract (3 = the server or a thing it should hold is missing).
 import { z } from "zod";
 import type { WorldDiff } from "../core/diff/types";
-import type { TraceRecord } from "../../durable-objects/twin";
+import type { TraceRecord } from "../../durable-objects/protocol";
 
 export const createdWorldSchema = z.object({
   id: z.string(),

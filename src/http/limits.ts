@@ -23,5 +23,5 @@ export async function readBodyLimited(req: Request, limit: number): Promise<stri
   const all = new Uint8Array(size);
   let off = 0;
   for (const c of chunks) all.set(c, off), (off += c.byteLength);
-  return new TextDecoder("utf-8", { fatal: false }).decode(all);
+  return new TextDecoder("utf-8").decode(all);
 }

@@ -1,4 +1,8 @@
 declare namespace Cloudflare {
+  interface GlobalProps {
+    mainModule: typeof import("../../src/index");
+    durableNamespaces: "World";
+  }
   interface Env {
     WORLD: DurableObjectNamespace<import("../../durable-objects/world").World>;
     EPISODES: Queue<unknown>;

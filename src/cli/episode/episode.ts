@@ -2,7 +2,7 @@
 // it while the world still exists), then destroy the world. Every stage's failure is recorded on the episode
 // rather than thrown, so one broken world never takes the run down with it.
 import type { WorldDiff } from "../../core/diff/types";
-import type { TraceRecord } from "../../../durable-objects/twin";
+import type { TraceRecord } from "../../../durable-objects/protocol";
 import { ServerError, type AdminClient, type CreatedWorld } from "../client";
 import { agentEnv } from "../agent/contract";
 import { runAgent, type AgentOutcome } from "../agent/runner";

@@ -1,6 +1,6 @@
 // What the agent sent the twin, counted from a world's trace: the evidence for "inconclusive" (no billing
 // traffic at all, or calls the twin does not model).
-import type { TraceRecord } from "../../../durable-objects/twin";
+import type { TraceRecord } from "../../../durable-objects/protocol";
 
 export interface TrafficSummary {
   billing_requests: number;
