@@ -60,7 +60,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function report(io: CliIo, plan: ImportPlan, into: string): void {
+function report(io: CliIo, plan: ImportPlan): void {
   const s = plan.skipped;
   if (plan.bodyFromSubject) io.out("note: the export has no body column, so each task's body repeats its subject\n");
   if (s.duplicate) io.out(`skipped ${plural(s.duplicate, "row")} whose id the file already holds\n`);
@@ -165,7 +165,7 @@ export async function importCommand(io: CliIo, argv: string[]): Promise<number> 
       keepUnknown: f["keep-unknown"] === true,
       existingIds: existingTaskIds(doc.doc),
     });
-    report(io, plan, intoShown);
+    report(io, plan);
     if (plan.tasks.length === 0) {
       if (!exists) return fail(`no row of ${file} became a task, so ${intoShown} was not created`);
       io.out(`imported 0 tasks; ${intoShown} is unchanged\n`);

@@ -178,9 +178,8 @@ export function planImport(records: FlatRecord[], m: ColumnMapping, ix: SeedInde
       if (opts.requester) requesterName = who.customers[0].name ?? undefined;
     }
 
-    const task: ImportedTask = { requester, subject, body };
-    if (id) task.id = id;
-    if (requesterName) task.requester_name = requesterName;
+    // Key order is the order a person reads a task in: id, who, what.
+    const task: ImportedTask = { ...(id ? { id } : {}), requester, ...(requesterName ? { requester_name: requesterName } : {}), subject, body };
     const prio = normalisePriority(get("priority"));
     if (prio === "unknown") metadata[col("priority")!] = text(get("priority"));
     else if (prio && prio !== "normal") task.priority = prio;
