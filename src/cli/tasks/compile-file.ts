@@ -1,7 +1,8 @@
 // A tasks file compiled from disk: the bytes read within the limit, the seed and identity map found beside the
 // file (or in the library), the policy file checked. Shared by validate and build.
 import { dirname, resolve } from "node:path";
-import { compileTasksFile, formatProblem, readTasksFile, type CompileOptions, type CompileResult, type Problem } from "../../core/tasks/index";
+import { compileTasksFile, formatProblem, type CompileOptions, type CompileResult, type Problem } from "../../core/tasks/index";
+import { decodeTasksBytes } from "../../core/tasks/source";
 import { checkPolicyRef, loadIdentityMapRef, loadSeedRef, readTasksBytes } from "./files";
 import type { CliIo } from "./io";
 
@@ -23,7 +24,9 @@ export async function compileFromDisk(io: CliIo, file: string, options: CompileO
     checkPolicy: async (ref) => checkPolicyRef(io, ref, dir),
     options,
   });
-  const text = result.ok ? readTasksFile(read.bytes, file).text : null;
+  // The text --rewrite edits: decoded again (cheap), not parsed again (the YAML parse is most of a build).
+  const decoded = result.ok ? decodeTasksBytes(read.bytes, file) : null;
+  const text = decoded?.ok ? decoded.text : null;
   return { result, text };
 }
 

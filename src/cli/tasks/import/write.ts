@@ -42,8 +42,10 @@ export function appendTasks(doc: Document.Parsed, tasks: ImportedTask[]): string
   if (!isSeq(seq)) throw new Error("tasks: is not a list");
   // An empty `tasks: []` is written in flow style; a list of tasks reads better as a block.
   seq.flow = false;
-  for (const t of tasks) {
-    const node = doc.createNode(t);
+  // One createNode for all the tasks: each call scans the whole document for anchors, so one per task would make
+  // a large import quadratic. No aliases: every task is written out in full.
+  const created = doc.createNode(tasks, { aliasDuplicateObjects: false });
+  for (const node of isSeq(created) ? created.items : []) {
     const tags = isMap(node) ? node.get("tags", true) : null;
     if (isSeq(tags)) tags.flow = true;
     seq.items.push(node);
