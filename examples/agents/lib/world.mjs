@@ -17,13 +17,22 @@ export function billing() {
   });
 }
 
-/** Plain HTTP to the help desk (Zendesk's API shape), with the world key as the token. */
-export async function desk(method, path, body) {
+/**
+ * Plain HTTP to the help desk (Zendesk's API shape), with the world key as the token. A 429 or 503 is retried
+ * after the Retry-After the desk sends, a few times: the help desk rate-limits and has outages.
+ */
+export async function desk(method, path, body, attempts = 4) {
   const res = await fetch(new URL(path, required("ZENDESK_URL")), {
     method,
     headers: { authorization: `Bearer ${required("ZENDESK_API_TOKEN")}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  if ((res.status === 429 || res.status === 503) && attempts > 1) {
+    await res.arrayBuffer();
+    const seconds = Number(res.headers.get("retry-after"));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds : 1, 30) * 1000));
+    return desk(method, path, body, attempts - 1);
+  }
   const json = await res.json().catch(() => null);
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
