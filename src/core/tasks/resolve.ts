@@ -139,19 +139,38 @@ function resolveRefund(ctx: Ctx): ResolveResult {
   return done(ctx, { target: null, target_any: ids }, `any of ${listIds(candidates.map((c) => describeCharge(ctx, c.obj)))}`);
 }
 
-/** Two or more untouched succeeded charges of one amount: refunding any one of them satisfies the line. */
+/**
+ * How close two equal charges must be to count as a duplicate. A subscription's monthly charges share an amount
+ * but are weeks apart; a double charge lands within minutes or, with a retry, a day or two.
+ */
+export const DUPLICATE_WINDOW_SECONDS = 3 * 24 * 3600;
+
+/** Two or more untouched succeeded charges of one amount within the window: refunding any one satisfies the line. */
 function resolveDuplicate(ctx: Ctx): ResolveResult {
-  const groups = new Map<number, SeedCharge[]>();
+  const byAmount = new Map<number, SeedCharge[]>();
   for (const { obj } of inCurrency(ctx, ctx.ix.chargesOfCustomer(ctx.customer))) {
     if ((obj.status ?? "succeeded") !== "succeeded" || ctx.ix.refundedAmount(obj) > 0) continue;
     if (ctx.line.amount !== null && obj.amount !== ctx.line.amount) continue;
-    const g = groups.get(obj.amount);
+    const g = byAmount.get(obj.amount);
     if (g) g.push(obj);
-    else groups.set(obj.amount, [obj]);
+    else byAmount.set(obj.amount, [obj]);
   }
-  const pairs = [...groups.entries()].filter(([, g]) => g.length > 1).sort(([a], [b]) => a - b);
+  const pairs: Array<[number, SeedCharge[]]> = [];
+  for (const [amount, charges] of [...byAmount.entries()].sort(([a], [b]) => a - b)) {
+    const sorted = [...charges].sort((a, b) => (a.created ?? 0) - (b.created ?? 0) || a.id.localeCompare(b.id));
+    let cluster: SeedCharge[] = [];
+    for (const c of sorted) {
+      const last = cluster[cluster.length - 1];
+      if (last && (c.created ?? 0) - (last.created ?? 0) > DUPLICATE_WINDOW_SECONDS) {
+        if (cluster.length > 1) pairs.push([amount, cluster]);
+        cluster = [];
+      }
+      cluster.push(c);
+    }
+    if (cluster.length > 1) pairs.push([amount, cluster]);
+  }
   const of = ctx.line.amount !== null ? ` of ${money(ctx, ctx.line.amount)}` : "";
-  if (pairs.length === 0) return refuse(ctx, `'on duplicate' found no duplicate: ${ctx.customer} has no two unrefunded charges${of} of the same amount`);
+  if (pairs.length === 0) return refuse(ctx, `'on duplicate' found no duplicate: ${ctx.customer} has no two unrefunded charges${of} of the same amount within 3 days of each other`);
   if (pairs.length > 1) {
     const listed = pairs.map(([amount, g]) => `${g.map((c) => c.id).join(" + ")} (${money(ctx, amount)} each)`).join("; ");
     return refuse(ctx, `'on duplicate' is ambiguous: ${ctx.customer} has ${pairs.length} sets of equal charges: ${listed}; give the amount (refund $X.XX on duplicate) or name the charge`);
