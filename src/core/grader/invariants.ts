@@ -1,13 +1,21 @@
-// Invariants: count assertions over a world's diff, checked in every world of a run. Grammar (docs/grading.md):
-//   <op>.<collection> <cmp> <integer>    op: created | updated | deleted | changed (the three summed)
-//   cmp: == != <= >= < >                 e.g. created.subscriptions==0, deleted.customers == 0, updated.invoices<=2
-import { OBJECT_TYPES, type ObjectType, type WorldDiff } from "../diff/types";
+// Invariants: count assertions over a world's diff, checked in every world of a run. One grammar, one parser:
+// the tasks compiler's (src/core/tasks/invariants.ts), which also spells out what is wrong when a rubric
+// arrives from elsewhere (the grade endpoint takes inline rubrics). Forms: docs/grading.md.
+import type { ObjectType, WorldDiff } from "../diff/types";
+import {
+  INVARIANT_COMPARISONS,
+  INVARIANT_OPS,
+  checkInvariant,
+  invariantCount,
+  parseInvariant as parseInvariantText,
+  type InvariantComparison,
+  type InvariantOp,
+} from "../tasks/invariants";
 import type { InvariantResult } from "./types";
 
-export const INVARIANT_OPS = ["created", "updated", "deleted", "changed"] as const;
-export type InvariantOp = (typeof INVARIANT_OPS)[number];
-export const COMPARATORS = ["==", "!=", "<=", ">=", "<", ">"] as const;
-export type Comparator = (typeof COMPARATORS)[number];
+export { INVARIANT_OPS };
+export const COMPARATORS = INVARIANT_COMPARISONS;
+export type Comparator = InvariantComparison;
 
 export interface Invariant {
   source: string;
@@ -19,44 +27,24 @@ export interface Invariant {
 
 export type InvariantParse = { ok: true; invariant: Invariant } | { ok: false; message: string };
 
-const FORM = /^\s*([a-z_]+)\.([a-z_]+)\s*(==|!=|<=|>=|<|>)\s*(\d+)\s*$/;
-
 export function parseInvariant(source: string): InvariantParse {
-  const m = FORM.exec(source);
-  if (!m)
-    return { ok: false, message: `invariant '${source}' must look like <created|updated|deleted|changed>.<collection> <==|!=|<=|>=|<|>> <integer>, e.g. created.subscriptions==0` };
-  const [, op, type, cmp, value] = m;
-  if (!(INVARIANT_OPS as readonly string[]).includes(op))
-    return { ok: false, message: `invariant '${source}': '${op}' must be one of ${INVARIANT_OPS.join(", ")}` };
-  if (!(OBJECT_TYPES as readonly string[]).includes(type))
-    return { ok: false, message: `invariant '${source}': '${type}' is not a collection; use one of ${OBJECT_TYPES.join(", ")}` };
-  return { ok: true, invariant: { source: source.trim(), op: op as InvariantOp, type: type as ObjectType, cmp: cmp as Comparator, value: Number(value) } };
+  const parsed = parseInvariantText(source);
+  if (!parsed.ok) return parsed;
+  const { op, collection, cmp, value } = parsed.value;
+  return { ok: true, invariant: { source: source.trim(), op, type: collection, cmp, value } };
 }
 
 export function countOf(diff: WorldDiff, op: InvariantOp, type: ObjectType): number {
-  const c = (o: "created" | "updated" | "deleted") => diff.counts[o]?.[type] ?? 0;
-  return op === "changed" ? c("created") + c("updated") + c("deleted") : c(op);
-}
-
-export function compare(actual: number, cmp: Comparator, value: number): boolean {
-  switch (cmp) {
-    case "==": return actual === value;
-    case "!=": return actual !== value;
-    case "<=": return actual <= value;
-    case ">=": return actual >= value;
-    case "<": return actual < value;
-    case ">": return actual > value;
-  }
+  return invariantCount({ op, collection: type, cmp: "==", value: 0, text: "" }, diff.counts);
 }
 
 /** Checks every invariant in one world. An invariant that does not parse throws: the rubric was not validated. */
 export function checkInvariants(sources: readonly string[], diff: WorldDiff): InvariantResult[] {
   return sources.map((source) => {
-    const parsed = parseInvariant(source);
+    const parsed = parseInvariantText(source);
     if (!parsed.ok) throw new InvalidInvariant(parsed.message);
-    const { op, type, cmp, value } = parsed.invariant;
-    const actual = countOf(diff, op, type);
-    return { world: diff.world, invariant: parsed.invariant.source, actual, ok: compare(actual, cmp, value) };
+    const actual = invariantCount(parsed.value, diff.counts);
+    return { world: diff.world, invariant: source.trim(), actual, ok: checkInvariant(parsed.value, diff.counts) };
   });
 }
 
