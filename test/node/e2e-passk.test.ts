@@ -18,6 +18,7 @@ const passk = (extra: string[], command: string[]) => runCli(["passk", "--tasks"
 
 interface ResultsDoc {
   status: string;
+  reason: string;
   exit_code: number;
   mode: string;
   tasks: { items: { id: string }[] };

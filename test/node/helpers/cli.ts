@@ -30,7 +30,7 @@ export interface CliProcess {
 const started = new Set<number>();
 
 export function startCli(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string } = {}): CliProcess {
-  const env = { ...process.env, WORLDS_URL: undefined, WORLDS_TOKEN: undefined, ...opts.env } as Record<string, string>;
+  const env: Record<string, string | undefined> = { ...process.env, WORLDS_URL: undefined, WORLDS_TOKEN: undefined, ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const pgid = child.pid!;
