@@ -15,7 +15,11 @@ export default defineConfig(async () => {
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
                 bindings: { TEST_MIGRATIONS: migrations, WORLDS_TOKEN: "test-token" },
-                queueConsumers: { episodes: { maxBatchTimeout: 0.05 } },
+                // Replaces wrangler.toml's consumer entries as a whole, so every setting is repeated here (faster batches).
+                queueConsumers: {
+                  episodes: { maxBatchTimeout: 0.05, maxBatchSize: 10, maxRetries: 3, retryDelay: 1, deadLetterQueue: "episodes-dlq" },
+                  "episodes-dlq": { maxBatchTimeout: 0.05, maxBatchSize: 10, maxRetries: 1 },
+                },
               },
             }),
           ],

@@ -29,20 +29,33 @@ export async function callAgent(target: AgentTarget, body: AgentRequestBody, fet
     [ATTEMPT_HEADER]: String(target.attempt),
     ...(await signAgentRequest(target.secret, text, Date.now() / 1000)),
   };
-  const signal = AbortSignal.timeout(target.timeoutMs);
+  // The deadline covers the whole exchange (connecting, waiting, reading the answer), whatever the fetch does
+  // with the abort signal.
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new AgentTimeout());
+    }, target.timeoutMs);
+  });
+  deadline.catch(() => undefined); // settled by the race; never an unhandled rejection
+  const timedOut = (e: unknown) => e instanceof AgentTimeout;
   let res: Response;
-  try {
-    res = await fetcher(target.url, { method: "POST", headers, body: text, signal, redirect: "manual" });
-  } catch (e) {
-    const timedOut = signal.aborted;
-    return { ok: false, transient: true, timedOut, error: timedOut ? `no answer within ${target.timeoutMs / 1000} s` : `could not reach ${target.url}: ${(e as Error).message}`, durationMs: elapsed() };
-  }
   let raw: string;
   try {
-    raw = await readCapped(res, ANSWER_READ_LIMIT);
-  } catch (e) {
-    const timedOut = signal.aborted;
-    return { ok: false, transient: true, timedOut, error: timedOut ? `no complete answer within ${target.timeoutMs / 1000} s` : `the answer broke off: ${(e as Error).message}`, durationMs: elapsed() };
+    try {
+      res = await Promise.race([fetcher(target.url, { method: "POST", headers, body: text, signal: controller.signal, redirect: "manual" }), deadline]);
+    } catch (e) {
+      return { ok: false, transient: true, timedOut: timedOut(e), error: timedOut(e) ? `no answer within ${target.timeoutMs / 1000} s` : `could not reach ${target.url}: ${(e as Error).message}`, durationMs: elapsed() };
+    }
+    try {
+      raw = await Promise.race([readCapped(res, ANSWER_READ_LIMIT), deadline]);
+    } catch (e) {
+      return { ok: false, transient: true, timedOut: timedOut(e), error: timedOut(e) ? `no complete answer within ${target.timeoutMs / 1000} s` : `the answer broke off: ${(e as Error).message}`, durationMs: elapsed() };
+    }
+  } finally {
+    clearTimeout(timer);
   }
   if (!res.ok) {
     // Server errors, rate limits and timeouts at a gateway pass; any other refusal is the agent's answer.
@@ -64,6 +77,8 @@ export async function callAgent(target: AgentTarget, body: AgentRequestBody, fet
   const kept = new TextDecoder().decode(bytes.slice(0, AGENT_REPLY_LIMIT)).replace(/\uFFFD$/, "");
   return { ok: true, reply: kept, replyBytes: bytes.byteLength, durationMs: elapsed() };
 }
+
+class AgentTimeout extends Error {}
 
 /** Reads at most `limit` bytes of the body; an answer larger than that is cut (its JSON then fails to parse). */
 async function readCapped(res: Response, limit: number): Promise<string> {

@@ -146,6 +146,9 @@ async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery
     await env.ARTIFACTS.put(key, resultJson, { httpMetadata: { contentType: "application/json" } });
     resultJson = JSON.stringify({ r2: key });
   }
+  // The world goes before the result is written, so a finished run never has worlds still open; dying in
+  // between only means the next delivery runs the episode again in a fresh world.
+  await discardWorld(env, world.id);
   const counts = trialCounts(grade);
   const written = await finishEpisode(db, ep.id, claim, {
     status: infra ? "infra_error" : "done",
@@ -158,7 +161,6 @@ async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery
     error: infra,
     now: Date.now(),
   });
-  await discardWorld(env, world.id);
   if (!written) return ACK;
   await maybeFinishRun(env, run.id);
   return ACK;
