@@ -7,17 +7,21 @@ import { worldsRoutes } from "./routes/admin/worlds";
 import { gradeRoutes } from "./routes/admin/grade";
 import { tasksRoutes } from "./routes/admin/tasks";
 import { adminError } from "./routes/admin/errors";
+import { webhooks } from "./routes/webhooks";
+import { hooksRoutes } from "./routes/admin/hooks";
 import { runsRoutes } from "./routes/admin/runs";
 
 export const app = new Hono<AppEnv>();
 
 app.get("/health", (c) => c.json({ ok: true, service: "worlds" }));
 
+app.route("/webhooks", webhooks);
 app.use("/admin/*", requireToken);
 app.route("/admin/seeds", seeds);
 app.route("/admin/worlds", gradeRoutes);
 app.route("/admin/worlds", worldsRoutes);
 app.route("/admin/runs", runsRoutes);
+app.route("/admin/hooks", hooksRoutes);
 app.route("/admin/tasks", tasksRoutes);
 
 app.route("/", twin);
