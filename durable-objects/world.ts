@@ -35,6 +35,10 @@ export interface WorldInfo {
   changes: number;
 }
 
+type TraceRow = [string, string, string, string, string, string, number, string, number, string | null];
+const TRACE_BATCH = 64;
+const TRACE_FLUSH_MS = 250;
+
 const SERVICES: Record<Service, ServiceHandler> = { stripe: stripeService, helpdesk: helpdeskService };
 
 export class World extends DurableObject {
@@ -104,12 +108,46 @@ export class World extends DurableObject {
       transact,
       handle: (t) => SERVICES[req.service].handle(this.store, req, t),
     });
-    this.ctx.storage.sql.exec(
-      "INSERT INTO trace (request_id, service, method, path, query, request_body, status, response_body, replayed, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, res.body, res.replayed ? 1 : 0, res.note ?? null,
-    );
+    this.recordTrace([req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, res.body, res.replayed ? 1 : 0, res.note ?? null], req.method === "GET" && this.scenario() === null);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return res;
+  }
+
+  /**
+   * Reads are traced in batches: a write per GET made every read a durable commit and cost three quarters of
+   * read throughput (bench/twin-throughput.mjs). Buffered rows are flushed within a quarter second, with the
+   * next write, or before anything reads the trace. Writes and requests under a scenario (whose schedule counts
+   * traced requests) are traced at once, in order after everything buffered before them.
+   */
+  private traceBuffer: TraceRow[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  private recordTrace(row: TraceRow, buffer: boolean): void {
+    if (buffer) {
+      this.traceBuffer.push(row);
+      if (this.traceBuffer.length >= TRACE_BATCH) this.flushTrace();
+      else this.flushTimer ??= setTimeout(() => this.flushTrace(), TRACE_FLUSH_MS);
+      return;
+    }
+    this.flushTrace();
+    this.insertTrace([row]);
+  }
+
+  private flushTrace(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (!this.traceBuffer.length) return;
+    const rows = this.traceBuffer;
+    this.traceBuffer = [];
+    this.insertTrace(rows);
+  }
+
+  private insertTrace(rows: TraceRow[]): void {
+    for (const row of rows)
+      this.ctx.storage.sql.exec(
+        "INSERT INTO trace (request_id, service, method, path, query, request_body, status, response_body, replayed, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        ...row,
+      );
   }
 
   /** The scenario stored at init, parsed once per instance (it never changes for the life of a world). */
@@ -134,6 +172,7 @@ export class World extends DurableObject {
   }
 
   traceRecords(): TraceRecord[] {
+    this.flushTrace();
     return this.ctx.storage.sql
       .exec<{ seq: number; request_id: string; service: string; method: string; path: string; query: string; request_body: string; status: number; response_body: string; replayed: number; note: string | null }>(
         "SELECT * FROM trace ORDER BY seq",
@@ -143,6 +182,7 @@ export class World extends DurableObject {
   }
 
   info(): WorldInfo | null {
+    this.flushTrace();
     const id = this.store.meta("world_id");
     if (!id) return null;
     const objects: Partial<Record<ObjectType, number>> = {};

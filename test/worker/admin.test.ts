@@ -89,4 +89,22 @@ describe("admin API", () => {
     expect(body.error.code).toBe("invalid_seed");
     expect(body.error.issues[0].message).toContain("ch_A");
   });
+
+  it("traces every request in the order it was answered, reads included, whenever the trace is read", async () => {
+    const world = (await (await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small" }) })).json()) as { id: string; key: string };
+    const auth = { authorization: `Bearer ${world.key}` };
+    await call("/v1/customers/cus_AcmeNorthwind", { headers: auth });
+    await call("/api/v2/tickets/4101.json", { headers: auth });
+    await call("/v1/refunds", { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "charge=ch_AcmeNorthwindDup" });
+    await call("/v1/charges/ch_AcmeNorthwindDup", { headers: auth });
+    const info = (await (await call(`/admin/worlds/${world.id}`, { headers: admin })).json()) as { requests: { stripe: number; helpdesk: number } };
+    expect(info.requests).toEqual({ stripe: 3, helpdesk: 1 });
+    const lines = (await (await call(`/admin/worlds/${world.id}/trace`, { headers: admin })).text()).trim().split("\n").map((l) => JSON.parse(l) as { method: string; path: string; seq: number });
+    expect(lines.map((l) => `${l.method} ${l.path}`)).toEqual([
+      "GET /v1/customers/cus_AcmeNorthwind",
+      "GET /api/v2/tickets/4101.json",
+      "POST /v1/refunds",
+      "GET /v1/charges/ch_AcmeNorthwindDup",
+    ]);
+  });
 });
