@@ -17,7 +17,8 @@ const MAX_PARAMS = 100;
 
 /** The run and its episodes in one atomic batch (D1 has no BEGIN; a batch is a transaction). */
 export async function insertRun(db: Db, run: typeof runs.$inferInsert, rows: NewEpisodeRow[]): Promise<void> {
-  const perRow = Object.keys(rows[0] ?? {}).length || 1;
+  // Count what drizzle really binds per row (it also binds the columns' defaults), not the keys given.
+  const perRow = rows.length ? db.insert(episodes).values(rows[0]).toSQL().params.length : 1;
   const chunk = Math.max(1, Math.floor(MAX_PARAMS / perRow));
   const statements = [db.insert(runs).values(run)];
   for (let i = 0; i < rows.length; i += chunk) statements.push(db.insert(episodes).values(rows.slice(i, i + chunk)).onConflictDoNothing() as never);

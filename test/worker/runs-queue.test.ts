@@ -65,6 +65,17 @@ const rows = (runId: string) =>
   realEnv.DB.prepare("SELECT id, status, attempts, world_id, claim FROM episodes WHERE run_id = ? ORDER BY seq").bind(runId).all<{ id: string; status: string; attempts: number; world_id: string | null; claim: string | null }>().then((r) => r.results);
 const liveWorlds = (runId: string) => realEnv.DB.prepare("SELECT id FROM worlds WHERE run_id = ? AND deleted_at IS NULL").bind(runId).all<{ id: string }>().then((r) => r.results.map((x) => x.id));
 
+describe("starting a run", () => {
+  it("writes and queues a run of many episodes (multi-row inserts cut to D1's 100 bound parameters)", async () => {
+    const { env: e, sent } = capturingEnv();
+    const runId = await newRun(e, { runs: 40 });
+    expect(sent).toHaveLength(120);
+    expect(new Set(sent.map((m) => m.episode)).size).toBe(120);
+    const n = await realEnv.DB.prepare("SELECT count(*) AS n, max(seq) AS last FROM episodes WHERE run_id = ? AND status = 'pending'").bind(runId).first<{ n: number; last: number }>();
+    expect(n).toEqual({ n: 120, last: 120 });
+  });
+});
+
 describe("the episode consumer", () => {
   it("acks a redelivered message for a finished episode without a second agent call, row or world", async () => {
     agent = mockAgent(replyWith(carefulAgent));
