@@ -6,6 +6,7 @@ import { passk } from "./passk";
 import { doctor } from "./doctor";
 import { selftest } from "./selftest";
 import { tasks } from "./tasks";
+import { init } from "./init";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
@@ -14,4 +15,5 @@ export const COMMANDS: Record<string, Command> = {
   doctor,
   selftest,
   tasks,
+  init,
 };

@@ -1,0 +1,164 @@
+// `worlds init` once the questions are answered: plan every file, refuse to overwrite without --force, write
+// them all, bring in a ticket export, and check the result the way `worlds tasks validate` does. Any failure
+// after writing puts every file back as it was.
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { parseSeed } from "../../core/seed/parse";
+import { compileFromDisk, printProblems } from "../tasks/compile-file";
+import { writeAll } from "../tasks/files";
+import { importCommand } from "../tasks/import/command";
+import type { CliIo } from "../tasks/io";
+import { packageRoot } from "../paths";
+import { loadLibrary, selectTasks, STARTER_CAP, type Selection } from "./packs";
+import type { InitAnswers } from "./questions";
+import { renderTasksFile, STARTER_INVARIANTS } from "./tasks-file";
+import { AGENT_PLACEHOLDER } from "./placeholder";
+import { renderWorkflow, WORKFLOW_PATH } from "./workflow";
+
+export const TASKS_PATH = "worlds/tasks.yaml";
+export const POLICY_PATH = "worlds/policy.md";
+export const IDENTITIES_IGNORE = "worlds/*.identities.json";
+
+export interface InitOptions {
+  answers: InitAnswers;
+  /** --pack all: every task of every pack, uncapped. */
+  all: boolean;
+  force: boolean;
+}
+
+interface Planned {
+  path: string;
+  text: string;
+  what: string;
+}
+
+class InitRefused extends Error {}
+
+export async function runInit(io: CliIo, opts: InitOptions): Promise<number> {
+  try {
+    return await initInner(io, opts);
+  } catch (e) {
+    if (e instanceof InitRefused) {
+      io.err(`worlds init: ${e.message}\nnothing written\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+async function initInner(io: CliIo, opts: InitOptions): Promise<number> {
+  const a = opts.answers;
+  const at = (p: string) => resolve(io.cwd, p);
+  const planned: Planned[] = [];
+  let selection: Selection | null = null;
+  let libraryTickets = 0;
+
+  if (a.account === "library") {
+    const lib = loadLibrary();
+    libraryTickets = lib.tickets;
+    selection = selectTasks(lib, a.authorities, { all: opts.all });
+    const header = lib.packs[0].header;
+    planned.push({
+      path: at(TASKS_PATH),
+      text: renderTasksFile({ seed: String(header.seed), policy: "policy.md", origin: originLine(selection, opts.all), header, tasks: selection.tasks }),
+      what: "tasks",
+    });
+  } else {
+    if (!a.tickets) throw new InitRefused(`the starter packs are written for the library account, so an imported account's tasks come from its tickets: add --tickets <export> (or answer the ticket question), or use --account library`);
+    if (opts.all) throw new InitRefused("--pack all takes the library's packs, which are written for the library account; drop it, or use --account library");
+    const seedPath = at(a.account);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(seedPath, "utf8"));
+    } catch (e) {
+      throw new InitRefused(`seed ${a.account} is not valid JSON: ${(e as Error).message}`);
+    }
+    const seed = parseSeed(json);
+    if (!seed.ok) throw new InitRefused(`seed ${a.account} is not a valid seed: ${seed.issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join("; ")}`);
+    const seedRef = relative(dirname(at(TASKS_PATH)), seedPath).split("\\").join("/");
+    planned.push({
+      path: at(TASKS_PATH),
+      text: renderTasksFile({ seed: seedRef, policy: "policy.md", origin: `Tasks from ${a.tickets}, on your account (${seed.seed.name}).`, header: { mode: "isolated", currency: seed.seed.currency, invariants: STARTER_INVARIANTS }, tasks: [] }),
+      what: "tasks",
+    });
+  }
+
+  const policySource = a.policy === "default" ? join(packageRoot(), "seeds", "acme-policy.md") : at(a.policy);
+  const policyText = readFileSync(policySource, "utf8");
+  if (policyText.trim() === "") throw new InitRefused(`the policy ${a.policy} is empty; the judge and your reviewers need the rules in words`);
+  planned.push({ path: at(POLICY_PATH), text: policyText, what: "policy" });
+  if (a.ci) planned.push({ path: at(WORKFLOW_PATH), text: renderWorkflow(TASKS_PATH), what: "workflow" });
+
+  const existing = planned.filter((p) => existsSync(p.path));
+  if (existing.length && !opts.force) {
+    throw new InitRefused(`${existing.map((p) => relative(io.cwd, p.path)).join(", ")} already exist${existing.length === 1 ? "s" : ""}; keep ${existing.length === 1 ? "it" : "them"}, or run again with --force to overwrite`);
+  }
+
+  // Snapshots of everything touched, so a failure below leaves the directory as it was.
+  const gitignorePath = at(".gitignore");
+  const touched = [...planned.map((p) => p.path), gitignorePath];
+  const before = new Map(touched.map((p) => [p, existsSync(p) ? readFileSync(p) : null]));
+  const restore = () => {
+    for (const [p, bytes] of before) {
+      if (bytes === null) {
+        if (existsSync(p)) unlinkSync(p);
+      } else writeFileSync(p, bytes);
+    }
+  };
+
+  writeAll(planned.map(({ path, text }) => ({ path, text })));
+  const ignoreAdded = addIgnoreLine(gitignorePath);
+
+  if (a.tickets) {
+    io.out(`importing ${a.tickets} into ${TASKS_PATH}\n`);
+    const code = await importCommand(io, [a.tickets, "--into", TASKS_PATH]);
+    if (code !== 0) {
+      restore();
+      io.err(`worlds init: the ticket export could not be imported (above); nothing written\n`);
+      return code;
+    }
+  }
+
+  const { result } = await compileFromDisk(io, TASKS_PATH);
+  if (!result.ok) {
+    printProblems(io, result.problems, ` in ${TASKS_PATH}`);
+    restore();
+    io.err(`worlds init: the tasks file did not validate (above); nothing written\n`);
+    return 2;
+  }
+
+  for (const p of planned) io.out(`wrote ${relative(io.cwd, p.path)}${describe(p, a, selection, libraryTickets, opts.all)}\n`);
+  if (ignoreAdded) io.out(`added ${IDENTITIES_IGNORE} to .gitignore (identity maps hold real customer emails)\n`);
+  io.out(`${result.summary}\n`);
+  io.out(`next: worlds passk --server auto --tasks ${TASKS_PATH} -- <your agent command>\n`);
+  return 0;
+}
+
+function originLine(sel: Selection, all: boolean): string {
+  const from = sel.packs.length ? `the starter packs for ${sel.packs.join(", ")}` : "the tasks every starter pack carries (no authority chosen)";
+  if (all) return `Every task of every starter pack (${sel.tasks.length}), on the bundled Acme library account.`;
+  if (sel.capped) return `${sel.tasks.length} of the ${sel.available} tasks in ${from}: the first of each trap class, then inbox order. \`worlds init --pack all\` writes them all.`;
+  return `The ${sel.tasks.length} tasks in ${from}, on the bundled Acme library account.`;
+}
+
+function describe(p: Planned, a: InitAnswers, sel: Selection | null, libraryTickets: number, all: boolean): string {
+  if (p.what === "tasks" && sel) {
+    const classes = `${sel.trapClasses} trap class${sel.trapClasses === 1 ? "" : "es"}`;
+    if (all) return `: every pack task, ${sel.tasks.length} (${classes}); the library holds ${libraryTickets} tickets in all, the collision follow-ups only in the full inbox`;
+    const from = sel.packs.length ? `the ${sel.packs.join(", ")} pack${sel.packs.length === 1 ? "" : "s"}` : "the tasks every pack carries";
+    const cap = sel.capped ? `, capped at ${STARTER_CAP} of ${sel.available}; --pack all writes every pack task` : "";
+    return `: ${sel.tasks.length} tasks from ${from} (${classes}${cap})`;
+  }
+  if (p.what === "tasks") return `: on your account, tasks from ${a.tickets}`;
+  if (p.what === "policy") return a.policy === "default" ? " (the library's support policy; edit it to yours)" : ` (from ${a.policy})`;
+  return ` (replace ${AGENT_PLACEHOLDER} with your agent command; until then the check exits 2)`;
+}
+
+/** Appends the identity-map line to .gitignore unless a line already covers it. Returns whether it wrote. */
+function addIgnoreLine(path: string): boolean {
+  const text = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  if (lines.includes(IDENTITIES_IGNORE) || lines.includes(`/${IDENTITIES_IGNORE}`)) return false;
+  writeFileSync(path, `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${IDENTITIES_IGNORE}\n`);
+  return true;
+}
