@@ -4,7 +4,7 @@
 // why tests run the CLI in its own process group).
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { packageRoot } from "../paths";
 import { applyMigrations, type MigrationDb } from "./migrations";
@@ -60,6 +60,9 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), WORLDS_TOKEN: token },
     modules: true,
     scriptPath,
+    // Module names are paths relative to this root; Miniflare's default (the working directory) breaks when the
+    // command runs in a project outside the package, as `worlds init` users do.
+    modulesRoot: dirname(scriptPath),
     host: "127.0.0.1",
     port: opts.port ?? 0,
     cf: false,
