@@ -158,6 +158,17 @@ export async function episodePage(db: Db, runId: string, afterSeq: number, limit
   return db.select().from(episodes).where(and(eq(episodes.runId, runId), sql`${episodes.seq} > ${afterSeq}`)).orderBy(asc(episodes.seq)).limit(limit).all();
 }
 
+/** Episodes finished after `sinceMs`, oldest first (what a follower has not seen yet). */
+export async function episodesFinishedAfter(db: Db, runId: string, sinceMs: number, limit: number): Promise<EpisodeRow[]> {
+  return db
+    .select()
+    .from(episodes)
+    .where(and(eq(episodes.runId, runId), sql`${episodes.finishedAt} > ${sinceMs}`))
+    .orderBy(asc(episodes.finishedAt), asc(episodes.seq))
+    .limit(limit)
+    .all();
+}
+
 export interface ProgressRow {
   status: string;
   n: number;

@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Writable } from "node:stream";
 import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
+import { runHostedPassk } from "../../src/cli/hosted/submit";
 import { verifyAgentRequest, type AgentRequestBody, type RunView, type EpisodeView } from "../../src/core/runs/index";
 import type { Results } from "../../src/core/results/index";
 import { assertValidResults } from "./helpers/validate-results";
@@ -139,6 +141,38 @@ describe("hosted runs on the local server", () => {
     );
   });
 });
+
+describe("worlds passk --url --agent-url (src/cli/hosted/submit.ts)", () => {
+  it("submits a hosted run, prints a line per episode, and ends with the local run's text output and exit code", { timeout: 120_000 }, async () => {
+    const out = collector();
+    const err = collector();
+    const code = await runHostedPassk({ url: server.url, token: server.token, agentUrl, agentSecret: SECRET, tasksFile, runs: 2, task: ["H-1", "H-6"], stdout: out.stream, stderr: err.stream as unknown as NodeJS.WriteStream, pollMs: 100 });
+    expect(code).toBe(1);
+    expect(out.text()).toMatch(/^tasks: 30 \(27 keyed, 3 policy-only\) on acme-small · isolated · 2 invariants/);
+    expect(err.text().match(/^\[\d\/4\] run \d · H-(1|6) · w_\w+ · H-(1 passed|6 wrong_action)$/gm)).toHaveLength(4);
+    expect(out.text()).toContain("status: policy_failed (exit 1)");
+    expect(out.text()).toContain(`--agent-url ${agentUrl} --task H-6 --runs 1`);
+  });
+
+  it("stops at a broken tasks file with exit 2, posting nothing", async () => {
+    const bad = join(dir, "bad.yaml");
+    writeFileSync(bad, tasksYaml().replace('expected: "none"', 'expected: "refund everything"'));
+    const before = (await api<{ data: unknown[] }>("/admin/runs?limit=200")).data.length;
+    const out = collector();
+    const err = collector();
+    const code = await runHostedPassk({ url: server.url, token: server.token, agentUrl, agentSecret: SECRET, tasksFile: bad, stdout: out.stream, stderr: err.stream as unknown as NodeJS.WriteStream });
+    expect(code).toBe(2);
+    expect(out.text()).toMatch(/^status: configuration_incomplete \(exit 2\)/);
+    expect(err.text()).toContain("bad.yaml:");
+    expect((await api<{ data: unknown[] }>("/admin/runs?limit=200")).data.length).toBe(before);
+  });
+});
+
+function collector() {
+  let text = "";
+  const stream = new Writable({ write(chunk, _enc, done) { text += String(chunk); done(); } });
+  return { stream, text: () => text };
+}
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -5,7 +5,7 @@ import type { AppEnv } from "../../env";
 import { runRequest, RUN_STATUSES } from "../../core/runs/index";
 import { createRun } from "../../runs/create";
 import { reportKey } from "../../runs/keys";
-import { database, episodeBySeq, episodePage, getRun, listRuns } from "../../runs/store";
+import { database, episodeBySeq, episodePage, episodesFinishedAfter, getRun, listRuns } from "../../runs/store";
 import { episodeViews, runResults, runSummary, runView } from "../../runs/view";
 import { renderHtml } from "../../core/report/index";
 import { jsonBody } from "./body";
@@ -72,6 +72,14 @@ runsRoutes.get("/:id/episodes", async (c) => {
   const limit = Number(c.req.query("limit") ?? "200");
   if (!Number.isInteger(after) || after < 0) return adminError(c, 400, "invalid_after", "after must be an episode number (0 for the start).");
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return adminError(c, 400, "invalid_limit", "limit must be an integer from 1 to 1000.");
+  const since = c.req.query("finished_after");
+  if (since !== undefined) {
+    // Followers poll with the last finished_at they saw (ms); ties are theirs to drop by episode number.
+    const ms = Number(since);
+    if (!Number.isFinite(ms) || ms < 0) return adminError(c, 400, "invalid_finished_after", "finished_after must be a time in milliseconds since the epoch.");
+    const rows = await episodesFinishedAfter(database(c.env.DB), run.id, ms, limit);
+    return c.json({ data: await episodeViews(c.env, run, rows), next_after: null });
+  }
   const rows = await episodePage(database(c.env.DB), run.id, after, limit);
   const data = await episodeViews(c.env, run, rows);
   return c.json({ data, next_after: rows.length === limit ? rows[rows.length - 1].seq : null });
