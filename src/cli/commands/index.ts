@@ -7,6 +7,7 @@ import { doctor } from "./doctor";
 import { selftest } from "./selftest";
 import { tasks } from "./tasks";
 import { init } from "./init";
+import { seed } from "./seed";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
@@ -16,4 +17,5 @@ export const COMMANDS: Record<string, Command> = {
   selftest,
   tasks,
   init,
+  seed,
 };
