@@ -1,7 +1,7 @@
 // Hosted runs through the Worker's own routes and its real local queue: a run posted with a tasks file is
 // fanned out, each episode's agent is called over (mocked) HTTP with a signed request, graded, and the run
 // finishes once with the results contract.
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { admin, call, carefulAgent, json, mockAgent, postRun, replyWith, SELFTEST_TASKS, twinOf, waitForRun } from "./runs-helpers";
 
@@ -64,6 +64,54 @@ describe("POST /admin/runs", () => {
     const noSecret = await call("/admin/runs", { method: "POST", headers: admin, body: JSON.stringify({ tasks: SELFTEST_TASKS, agent: { url: "http://agent.test/", secret: "short" } }) });
     expect(noSecret.status).toBe(400);
     expect(JSON.stringify(await json(noSecret))).toContain("agent.secret");
+  });
+
+  it("runs shift mode as one episode per repetition, the agent working the desk", async () => {
+    agent = mockAgent(
+      replyWith(async (b) => {
+        const desk = (method: string, path: string, body?: unknown) =>
+          exports.default.fetch(new Request(new URL(path, b.world.zendesk_url), { method, headers: { authorization: `Bearer ${b.world.key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })).then((r) => r.json() as Promise<{ tickets: Array<{ id: number }> }>);
+        await twinOf(b.world).get("/v1/customers?limit=1");
+        const { tickets } = await desk("GET", "/api/v2/tickets.json");
+        for (const t of tickets) await desk("PUT", `/api/v2/tickets/${t.id}.json`, { ticket: { comment: { body: "Thanks, a colleague will follow up.", public: true }, status: "pending" } });
+        return `worked ${tickets.length} tickets`;
+      }),
+    );
+    const posted = await postRun({ tasks: SELFTEST_TASKS, runs: 2, mode: "shift" });
+    const done = await waitForRun(posted.body.run_id!);
+    expect(agent.calls.map((c) => [c.mode, c.task])).toEqual([["shift", null], ["shift", null]]);
+    expect(done.progress.total).toBe(2);
+    expect(done.results.mode).toBe("shift");
+    expect(done.results.runs.map((r) => r.worlds.map((w) => w.task))).toEqual([["SELF-1", "SELF-2", "SELF-3"], ["SELF-1", "SELF-2", "SELF-3"]]);
+    expect(new Set(done.results.runs[0].worlds.map((w) => w.world)).size).toBe(1);
+    expect(done.results.runs[0].worlds[0].reply?.excerpt).toBe("Thanks, a colleague will follow up.");
+    const episodes = await json<{ data: Array<{ n: number; tasks: string[] }> }>(await call(`/admin/runs/${done.id}/episodes`, { headers: admin }));
+    expect(episodes.data.map((e) => [e.n, e.tasks])).toEqual([[1, ["SELF-1", "SELF-2", "SELF-3"]], [2, ["SELF-1", "SELF-2", "SELF-3"]]]);
+  });
+
+  it("lists runs newest first, filtered by status, a page at a time", async () => {
+    agent = mockAgent(replyWith(carefulAgent));
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const posted = await postRun({ tasks: SELFTEST_TASKS, runs: 1, task: ["SELF-3"] });
+      ids.push(posted.body.run_id!);
+      await waitForRun(posted.body.run_id!);
+    }
+    const first = await json<{ data: Array<{ id: string; status: string }>; next_cursor: string | null }>(await call("/admin/runs?status=done&limit=2", { headers: admin }));
+    expect(first.data.every((r) => r.status === "done")).toBe(true);
+    const all = [...first.data];
+    let cursor = first.next_cursor;
+    while (cursor) {
+      const page = await json<{ data: Array<{ id: string; status: string }>; next_cursor: string | null }>(await call(`/admin/runs?status=done&limit=2&cursor=${encodeURIComponent(cursor)}`, { headers: admin }));
+      all.push(...page.data);
+      cursor = page.next_cursor;
+    }
+    const order = all.map((r) => r.id).filter((id) => ids.includes(id));
+    expect(order).toEqual([...ids].reverse());
+    expect(new Set(all.map((r) => r.id)).size).toBe(all.length);
+    expect((await json<{ data: unknown[] }>(await call("/admin/runs?status=running", { headers: admin }))).data).toEqual([]);
+    expect((await call("/admin/runs?status=nope", { headers: admin })).status).toBe(400);
+    expect((await call("/admin/runs/run_AAAAAAAAAAAAAAAA", { headers: admin })).status).toBe(404);
   });
 
   it("needs the server token", async () => {
