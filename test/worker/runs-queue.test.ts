@@ -104,7 +104,7 @@ describe("the episode consumer", () => {
     const { env: base, sent } = capturingEnv();
     const runId = await newRun(base, { task: ["SELF-1"] });
     const dying = await deliver(crashingEnv(base, crash), "episodes", [{ id: "m7", attempts: 1, body: sent[0] }]);
-    expect(dying.retryMessages.map((m) => m.msgId)).toEqual(["m7"]);
+    expect(dying.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["m7"]);
     const [stuck] = await rows(runId);
     expect(stuck).toMatchObject({ status: "running", claim: "m7#1" });
     const leftover = stuck.world_id!;
@@ -177,7 +177,7 @@ describe("the episode consumer", () => {
 
   it("sends a message that is not an episode message back for retries, and drops it (logged) from the dead-letter queue", async () => {
     const res = await deliver(realEnv, "episodes", [{ id: "p1", attempts: 1, body: { hello: "world" } }]);
-    expect(res.retryMessages.map((m) => m.msgId)).toEqual(["p1"]);
+    expect(res.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["p1"]);
     const dead = await deliver(realEnv, "episodes-dlq", [{ id: "p1", attempts: 4, body: { hello: "world" } }]);
     expect(dead.explicitAcks).toEqual(["p1"]);
   });
