@@ -2,11 +2,11 @@
 export const TWIN_BODY_LIMIT = 1024 * 1024;
 export const ADMIN_BODY_LIMIT = 32 * 1024 * 1024;
 
-/** Reads a body up to `limit` bytes; returns null when it is larger (the caller answers 413 in its own shape). */
-export async function readBodyLimited(req: Request, limit: number): Promise<string | null> {
+/** Reads a body's bytes up to `limit`; returns null when it is larger (the caller answers 413 in its own shape). */
+export async function readBytesLimited(req: Request, limit: number): Promise<Uint8Array | null> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) return null;
-  if (!req.body) return "";
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -23,5 +23,11 @@ export async function readBodyLimited(req: Request, limit: number): Promise<stri
   const all = new Uint8Array(size);
   let off = 0;
   for (const c of chunks) all.set(c, off), (off += c.byteLength);
-  return new TextDecoder("utf-8").decode(all);
+  return all;
+}
+
+/** The same, decoded as UTF-8 text. */
+export async function readBodyLimited(req: Request, limit: number): Promise<string | null> {
+  const bytes = await readBytesLimited(req, limit);
+  return bytes === null ? null : new TextDecoder("utf-8").decode(bytes);
 }

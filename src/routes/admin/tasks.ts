@@ -5,7 +5,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../env";
-import { ADMIN_BODY_LIMIT } from "../../http/limits";
+import { ADMIN_BODY_LIMIT, readBytesLimited } from "../../http/limits";
 import { BUNDLED_SEEDS } from "../../seeds/bundled";
 import { zodIssues } from "../../core/seed/parse";
 import { canonicalJson } from "../../core/util/canonical";
@@ -30,31 +30,8 @@ interface TasksRequest {
 
 const NO_MAPS = "the server never reads identity maps; run worlds tasks build --rewrite where the map is, so the file carries the seed's emails";
 
-async function readBytes(req: Request, limit: number): Promise<Uint8Array | null> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) return null;
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const chunk of chunks) all.set(chunk, off), (off += chunk.byteLength);
-  return all;
-}
-
 async function readRequest(c: Context<AppEnv>): Promise<{ ok: true; value: TasksRequest } | { ok: false; response: Response }> {
-  const bytes = await readBytes(c.req.raw, ADMIN_BODY_LIMIT);
+  const bytes = await readBytesLimited(c.req.raw, ADMIN_BODY_LIMIT);
   if (bytes === null) return { ok: false, response: adminError(c, 413, "body_too_large", `Request body is larger than ${ADMIN_BODY_LIMIT} bytes.`) };
   const type = (c.req.header("content-type") ?? "").toLowerCase();
   if (type.startsWith("application/json")) {
