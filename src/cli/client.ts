@@ -3,6 +3,8 @@
 import { z } from "zod";
 import type { WorldDiff } from "../core/diff/types";
 import type { TraceRecord } from "../../durable-objects/protocol";
+import type { RunSummary, RunView } from "../core/runs/index";
+import type { RunImport } from "../runs/import-request";
 
 export const createdWorldSchema = z.object({
   id: z.string(),
@@ -40,6 +42,9 @@ const traceRecordSchema = z.looseObject({
   status: z.number(),
   note: z.enum(["unknown_route", "unknown_parameter"]).nullable().optional(),
 });
+
+const runSummarySchema = z.looseObject({ id: z.string(), status: z.string(), mode: z.string(), source: z.string(), runs: z.number(), tasks: z.number(), created_at: z.string() });
+const runViewSchema = runSummarySchema.extend({ progress: z.looseObject({ total: z.number(), finished: z.number() }), results: z.looseObject({}).nullable() });
 
 const seedSummarySchema = z.object({ name: z.string(), hash: z.string() }).passthrough();
 
@@ -128,6 +133,23 @@ export class AdminClient {
   /** The seed document the server would load for `name` (what the tasks compiler builds on). */
   seed(name: string): Promise<Record<string, unknown>> {
     return this.json("GET", `/admin/seeds/${encodeURIComponent(name)}`, z.record(z.string(), z.unknown()));
+  }
+
+  /** Registers a finished CLI run (idempotent by its run id); answers whether this call created it. */
+  async importRun(body: RunImport): Promise<{ run_id: string; created: boolean }> {
+    return this.json("POST", "/admin/runs/import", z.object({ run_id: z.string(), created: z.boolean() }), body);
+  }
+
+  /** Runs newest first (CLI and hosted), optionally of one status. */
+  async runs(o: { status?: string; limit?: number } = {}): Promise<RunSummary[]> {
+    const q = new URLSearchParams();
+    if (o.status) q.set("status", o.status);
+    if (o.limit) q.set("limit", String(o.limit));
+    return (await this.json("GET", `/admin/runs${q.size ? `?${q}` : ""}`, z.object({ data: z.array(runSummarySchema) }))).data as RunSummary[];
+  }
+
+  async run(id: string): Promise<RunView> {
+    return (await this.json("GET", `/admin/runs/${encodeURIComponent(id)}`, runViewSchema)) as RunView;
   }
 
   private async json<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {

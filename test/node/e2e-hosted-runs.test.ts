@@ -112,11 +112,10 @@ describe("hosted runs on the local server", () => {
     expect(episodes.every((e) => e.status === "done" && e.trace !== null)).toBe(true);
     expect(agentCalls).toHaveLength(90);
 
-    // The published schema still expects a process agent after `--` in the replay line; a hosted run replays
-    // with --agent-url instead (checked below), so the rest of the document is validated with the CLI's form.
+    // A hosted run replays with --agent-url and no `--` agent command; the published schema accepts both forms.
     const worst = hosted.results.crash_test.worst_task!;
     expect(worst.replay).toBe(`worlds passk --tasks ${tasksFile} --url ${server.url} --agent-url ${agentUrl} --task ${worst.id} --runs 1`);
-    assertValidResults({ ...hosted.results, crash_test: { ...hosted.results.crash_test, worst_task: { ...worst, replay: `worlds passk --tasks ${tasksFile} --task ${worst.id} --runs 1 -- ${agentUrl}` } } });
+    assertValidResults(hosted.results);
     for (const run of hosted.results.runs) for (const w of run.worlds) expect([w.task, w.verdict]).toEqual([w.task, expectedVerdict(w.position)]);
     expect(hosted.results.status).toBe("policy_failed");
     expect(hosted.exit_code).toBe(1);
@@ -154,6 +153,46 @@ describe("worlds passk --url --agent-url (src/cli/hosted/submit.ts)", () => {
     expect(out.text()).toContain(`--agent-url ${agentUrl} --task H-6 --runs 1`);
   });
 
+  it("runs through the real CLI: worlds passk --url --token --agent-url, exit code and output as a local run", { timeout: 120_000 }, async () => {
+    const cli = await runCli(["passk", "--url", server.url, "--token", server.token, "--agent-url", agentUrl, "--tasks", tasksFile, "--runs", "1", "--task", "H-1", "--task", "H-6"], { WORLDS_AGENT_SECRET: SECRET });
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toMatch(/^tasks: 30 \(27 keyed, 3 policy-only\) on acme-small · isolated · 2 invariants/);
+    expect(cli.stdout).toMatch(/^hosted run run_\w+ on http:\/\/127\.0\.0\.1:\d+ · agent http:/m);
+    expect(cli.stdout).toContain("status: policy_failed (exit 1)");
+    expect(cli.stdout).toContain(`--agent-url ${agentUrl} --task H-6 --runs 1`);
+    expect(cli.stderr.match(/^\[\d\/2\] run 1 · H-(1|6) · w_\w+ · H-(1 passed|6 wrong_action)$/gm)).toHaveLength(2);
+
+    const json = await runCli(["passk", "--url", server.url, "--token", server.token, "--agent-url", agentUrl, "--tasks", tasksFile, "--runs", "1", "--task", "H-1", "--json"], { WORLDS_AGENT_SECRET: SECRET });
+    expect(json.code).toBe(0);
+    const doc = JSON.parse(json.stdout) as Results;
+    assertValidResults(doc);
+    expect(doc.status).toBe("passed");
+  });
+
+  it("--server auto --agent-url: the command's own local server runs the queue", { timeout: 180_000 }, async () => {
+    const cli = await runCli(["passk", "--server", "auto", "--agent-url", agentUrl, "--tasks", tasksFile, "--runs", "1", "--task", "H-1", "--json"], { WORLDS_AGENT_SECRET: SECRET });
+    expect(cli.code).toBe(0);
+    const doc = JSON.parse(cli.stdout) as Results;
+    assertValidResults(doc);
+    expect(doc.runs[0]!.worlds.map((w) => [w.task, w.verdict])).toEqual([["H-1", "passed"]]);
+  });
+
+  it("refuses a hosted run with exit 2 naming what is missing: the server, its token, the agent secret", async () => {
+    const none = await runCli(["passk", "--agent-url", agentUrl, "--tasks", tasksFile]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toMatch(/^status: configuration_incomplete \(exit 2\)/);
+    expect(none.stderr).toContain("the server (--url or WORLDS_URL)");
+    expect(none.stderr).toContain("its admin token (--token or WORLDS_TOKEN)");
+    expect(none.stderr).toContain("WORLDS_AGENT_SECRET");
+    const short = await runCli(["passk", "--url", server.url, "--token", server.token, "--agent-url", agentUrl, "--tasks", tasksFile], { WORLDS_AGENT_SECRET: "short" });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain("a longer WORLDS_AGENT_SECRET (at least 16 characters");
+    expect(short.stderr).not.toContain("--url or WORLDS_URL");
+    const both = await runCli(["passk", "--url", server.url, "--token", server.token, "--agent-url", agentUrl, "--tasks", tasksFile, "--", "node", "agent.mjs"], { WORLDS_AGENT_SECRET: SECRET });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--agent-url and an agent command after '--' name two agents");
+  });
+
   it("stops at a broken tasks file with exit 2, posting nothing", async () => {
     const bad = join(dir, "bad.yaml");
     writeFileSync(bad, tasksYaml().replace('expected: "none"', 'expected: "refund everything"'));
@@ -174,9 +213,11 @@ function collector() {
   return { stream, text: () => text };
 }
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, WORLDS_URL: "", WORLDS_TOKEN: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const base: NodeJS.ProcessEnv = { ...process.env, WORLDS_URL: "", WORLDS_TOKEN: "", ...env };
+    if (!env.WORLDS_AGENT_SECRET) delete base.WORLDS_AGENT_SECRET;
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: base, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

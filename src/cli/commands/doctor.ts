@@ -7,7 +7,7 @@ import { connectServer, SERVER_FLAG_DEFS, ServerSetupError } from "../server/con
 import { trapSignals } from "../signals";
 import { runEpisode } from "../episode/episode";
 import { describeOutcome } from "../render/outcome";
-import { taskJson, type AgentTask } from "../agent/contract";
+import { taskJsonText, type AgentTask } from "../../core/runs/index";
 import type { AdminClient } from "../client";
 import { reportFlagError } from "./errors";
 import type { Command } from "./types";
@@ -78,7 +78,7 @@ export const doctor: Command = {
         serverUrl: server.url,
         seed: seedName,
         argv: command,
-        taskJson: probe ? taskJson(probe) : null,
+        taskJson: probe ? taskJsonText(probe) : null,
         mode: "isolated",
         timeoutMs: (f.timeout ?? 120) * 1000,
         keepWorld: false,

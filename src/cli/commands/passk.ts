@@ -8,9 +8,11 @@ import { renderHtml, renderJunit, renderText } from "../../core/report/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
+import { runHostedPassk } from "../hosted/submit";
 import { loadTasks } from "../passk/load";
-import { planTasks } from "../passk/plan";
+import { planRun } from "../../core/runs/index";
 import { execute } from "../passk/execute";
+import { registerRun } from "../passk/register";
 import { progressView } from "../render/progress";
 import { loadScenarioArg } from "../passk/scenario";
 import type { Command } from "./types";
@@ -21,6 +23,7 @@ const DEFS: FlagDefs = {
   mode: { kind: "value", placeholder: "isolated|shift", help: "one world per task per run, or one world per run (default: the file's mode:)" },
   task: { kind: "list", placeholder: "ID", help: "run only this task (its id, or its position); repeatable" },
   ...SERVER_FLAG_DEFS,
+  "agent-url": { kind: "value", placeholder: "URL", help: "a hosted run: the server calls this HTTP agent (signed with $WORLDS_AGENT_SECRET) instead of a command" },
   concurrency: { kind: "value", placeholder: "N", help: "episodes at once (default: number of CPUs)" },
   timeout: { kind: "value", placeholder: "S", help: "seconds an agent may take per world (default: 300)" },
   "keep-worlds": { kind: "switch", help: "leave every world on the server (ids are printed)" },
@@ -39,6 +42,7 @@ const SCHEMA = z.strictObject({
   server: flag.oneOf(["auto"]).optional(),
   url: flag.url().optional(),
   token: flag.text().optional(),
+  "agent-url": flag.url().optional(),
   concurrency: flag.int(1, 256).optional(),
   timeout: flag.seconds().optional(),
   "keep-worlds": flag.switch(),
@@ -51,7 +55,8 @@ const SCHEMA = z.strictObject({
 
 const USAGE =
   "worlds passk --tasks F [--runs K] [--mode isolated|shift] [--task ID]... [--server auto | --url URL] [--token T]\n" +
-  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S] -- <agent command>";
+  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S] -- <agent command>\n" +
+  "       worlds passk --tasks F --url URL --token T --agent-url AGENT_URL [same options, no --keep-worlds]   (hosted run; needs WORLDS_AGENT_SECRET)";
 
 export const passk: Command = {
   summary: "run an agent against a tasks file k times and report pass^k (exit 0 passed, 1 failed, 2-4 see docs/passk.md)",
@@ -62,7 +67,11 @@ export const passk: Command = {
       if (!args.help) {
         if (!args.flags.tasks) throw new FlagError("passk", "--tasks is required: the tasks file to run (for example --tasks worlds/tasks.yaml).");
         if (args.flags.server && args.flags.url) throw new FlagError("passk", "--server auto and --url name two servers; pick one.");
-        if (!args.command || args.command.length === 0) throw new FlagError("passk", "no agent command: put it after '--', e.g. worlds passk --tasks worlds/tasks.yaml --server auto -- node agent.mjs");
+        if (args.flags["agent-url"]) {
+          if (args.command && args.command.length > 0) throw new FlagError("passk", "--agent-url and an agent command after '--' name two agents; pick one.");
+          if (args.flags["keep-worlds"]) throw new FlagError("passk", "--keep-worlds does not apply to a hosted run (--agent-url): the server destroys each world once it is graded.");
+        } else if (!args.command || args.command.length === 0)
+          throw new FlagError("passk", "no agent command: put it after '--', e.g. worlds passk --tasks worlds/tasks.yaml --server auto -- node agent.mjs");
       }
     } catch (e) {
       if (e instanceof FlagError) return early(argv.includes("--json"), 2, `worlds passk: ${e.message}`, "run 'worlds passk --help' for its options");
@@ -73,8 +82,9 @@ export const passk: Command = {
       return 0;
     }
     const f = args.flags;
-    const agent = args.command!;
     const json = !!f.json;
+    if (f["agent-url"]) return hosted(f as HostedFlags, f["agent-url"], json);
+    const agent = args.command!;
     const say = (line: string) => (json ? process.stderr : process.stdout).write(line + "\n");
 
     const interrupt = trapSignals();
@@ -92,8 +102,8 @@ export const passk: Command = {
         return early(json, loaded.exitCode, `worlds passk: ${loaded.reason}`, loaded.nextAction);
       }
       const compiled = loaded.compiled;
-      const planned = planTasks(compiled, f.task ?? []);
-      if (!planned.ok) return early(json, 2, `worlds passk: ${planned.message}`, "use a task id from the file, or its position (1, 2, ...)");
+      const planned = planRun(compiled.seed, compiled.rubric, f.task ?? []);
+      if (!planned.ok) return early(json, 2, `worlds passk: --${planned.message}`, "use a task id from the file, or its position (1, 2, ...)");
       const plan = planned.plan;
       const mode = f.mode ?? compiled.file.mode ?? "isolated";
       const runs = f.runs ?? compiled.file.runs ?? 3;
@@ -105,6 +115,8 @@ export const passk: Command = {
       const summary = compiled.summary.replace(/ · (isolated|shift) · /, ` · ${mode} · `);
       say(plan.tasks.length === compiled.rubric.tickets.length ? summary : `${summary} · running ${plan.tasks.length}: ${plan.tasks.map((t) => t.ticket.label).join(", ")}`);
 
+      const concurrency = f.concurrency ?? availableParallelism();
+      const timeoutMs = (f.timeout ?? 300) * 1000;
       const progress = progressView();
       const execution = await execute({
         plan,
@@ -112,8 +124,8 @@ export const passk: Command = {
         runs,
         argv: agent,
         server,
-        concurrency: f.concurrency ?? availableParallelism(),
-        timeoutMs: (f.timeout ?? 300) * 1000,
+        concurrency,
+        timeoutMs,
         keepWorlds: !!f["keep-worlds"],
         scenario: scenario?.ok ? scenario.value : null,
         signal: interrupt.signal,
@@ -138,6 +150,20 @@ export const passk: Command = {
         generated_at: new Date().toISOString(),
       });
 
+      const registered = await registerRun({
+        client: server.client,
+        results,
+        rubric: compiled.rubric,
+        only: f.task ?? [],
+        runs,
+        concurrency,
+        timeoutS: timeoutMs / 1000,
+        episodes: execution.finished,
+      });
+      if (!registered.ok) process.stderr.write(`worlds passk: the run was not registered on the server (its results below stand): ${registered.message}\n`);
+      // A server this command started is gone when it ends; only a running server keeps the history.
+      else if (!server.local) say(`registered as ${registered.runId}: worlds runs show ${registered.runId}${server.flags.length ? ` ${server.flags.join(" ")}` : ""}`);
+
       const doc = serializeResults(results);
       if (f["json-file"]) writeFileSync(f["json-file"], doc);
       if (f.report) writeFileSync(f.report, renderHtml(results));
@@ -152,6 +178,62 @@ export const passk: Command = {
     }
   },
 };
+
+type HostedFlags = Pick<z.infer<typeof SCHEMA>, "tasks" | "runs" | "mode" | "task" | "server" | "url" | "token" | "concurrency" | "timeout" | "json-file" | "report" | "junit" | "scenario">;
+
+/**
+ * `--agent-url`: the server runs every episode from its queue against the HTTP agent and this command follows
+ * it. With --server auto the local server this command starts is that server (its queue runs while we follow;
+ * Ctrl-C stops both). Everything the server needs is checked here first, so nothing is posted half-configured.
+ */
+async function hosted(f: HostedFlags, agentUrl: string, json: boolean, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const secret = env.WORLDS_AGENT_SECRET ?? "";
+  const missing: string[] = [];
+  const url = f.url ?? env.WORLDS_URL;
+  const token = f.token ?? env.WORLDS_TOKEN;
+  if (f.server !== "auto") {
+    if (!url) missing.push("the server (--url or WORLDS_URL)");
+    if (!token) missing.push("its admin token (--token or WORLDS_TOKEN)");
+  }
+  if (secret.length < 16) missing.push(secret ? "a longer WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)" : "WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)");
+  if (missing.length)
+    return early(json, 2, `worlds passk: a hosted run (--agent-url) needs ${missing.join(", ")}`, "set what is missing, e.g. WORLDS_AGENT_SECRET=$(openssl rand -hex 16) worlds passk --url URL --token T --agent-url AGENT_URL --tasks F (docs/hosted-runs.md)");
+
+  const interrupt = trapSignals();
+  let server: ConnectedServer | null = null;
+  try {
+    // Reaching the server and proving the token first gives the same exit 3 and next step as a local run.
+    try {
+      server = await connectServer({ auto: f.server === "auto", url, token }, interrupt);
+    } catch (e) {
+      if (e instanceof ServerSetupError) return early(json, e.exitCode, `worlds passk: ${e.message}`, e.nextAction);
+      throw e;
+    }
+    const code = await runHostedPassk({
+      url: server.url,
+      token: server.local ? server.local.token : token!,
+      agentUrl,
+      agentSecret: secret,
+      tasksFile: f.tasks!,
+      runs: f.runs,
+      mode: f.mode,
+      task: f.task,
+      concurrency: f.concurrency,
+      // The server counts whole seconds.
+      timeoutS: f.timeout === undefined ? undefined : Math.ceil(f.timeout),
+      scenario: f.scenario,
+      json,
+      jsonFile: f["json-file"],
+      report: f.report,
+      junit: f.junit,
+      signal: interrupt.signal,
+    });
+    return interrupt.exitCode() ?? code;
+  } finally {
+    await server?.stop();
+    interrupt.dispose();
+  }
+}
 
 /**
  * Failures before anything ran have no results to build: the text says what and what next, and --json gets

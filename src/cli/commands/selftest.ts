@@ -9,7 +9,7 @@ import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
 import { loadTasks } from "../passk/load";
-import { planTasks, type Plan } from "../passk/plan";
+import { planRun, type RunPlan } from "../../core/runs/index";
 import { execute } from "../passk/execute";
 import { packageRoot } from "../paths";
 import type { CompiledTasks } from "../../core/tasks/index";
@@ -114,7 +114,7 @@ export const selftest: Command = {
         process.stderr.write(`worlds selftest: the bundled tasks file does not compile: ${loaded.reason}\n${loaded.problems.join("\n")}\n`);
         return loaded.exitCode;
       }
-      const planned = planTasks(loaded.compiled);
+      const planned = planRun(loaded.compiled.seed, loaded.compiled.rubric);
       if (!planned.ok) throw new Error(planned.message);
       process.stdout.write(`selftest: ${EXPECTATIONS.length} checks of the evaluator on ${tasksFile.slice(root.length + 1)} (${loaded.compiled.summary})\n`);
       let failed = 0;
@@ -137,9 +137,9 @@ export const selftest: Command = {
   },
 };
 
-async function runAgent(exp: Expectation, compiled: CompiledTasks, plan: Plan, server: ConnectedServer, root: string, signal: AbortSignal): Promise<Results> {
+async function runAgent(exp: Expectation, compiled: CompiledTasks, plan: RunPlan, server: ConnectedServer, root: string, signal: AbortSignal): Promise<Results> {
   const argv = [process.execPath, join(root, "examples", "agents", exp.agent)];
-  const runPlan: Plan = { ...plan, rubric: { ...plan.rubric, mode: exp.mode } };
+  const runPlan: RunPlan = { ...plan, rubric: { ...plan.rubric, mode: exp.mode } };
   const execution = await execute({ plan: runPlan, mode: exp.mode, runs: 1, argv, server, concurrency: availableParallelism(), timeoutMs: 120_000, keepWorlds: false, scenario: null, signal });
   return buildResults({
     mode: exp.mode,

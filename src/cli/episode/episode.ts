@@ -6,7 +6,8 @@ import type { TraceRecord } from "../../../durable-objects/protocol";
 import { ServerError, type AdminClient, type CreatedWorld } from "../client";
 import { agentEnv } from "../agent/contract";
 import { runAgent, type AgentOutcome } from "../agent/runner";
-import { summarizeTraffic, type TrafficSummary } from "./traffic";
+import type { Traffic } from "../../core/results/index";
+import { summarizeTraffic } from "../../core/runs/index";
 
 export interface EpisodeSpec {
   client: AdminClient;
@@ -37,7 +38,7 @@ export interface EpisodeResult<G> {
   agent: AgentOutcome | null;
   diff: WorldDiff | null;
   trace: TraceRecord[] | null;
-  traffic: TrafficSummary | null;
+  traffic: Traffic | null;
   /** Why the diff/trace could not be read or `inspect` failed. */
   inspect_error: Error | null;
   inspected: G | null;

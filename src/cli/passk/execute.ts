@@ -1,17 +1,19 @@
-// Running the plan: isolated mode is k x n worlds (one task each), shift mode one world per run holding every
-// task; up to `concurrency` episodes at once, in run then file order. Each world is graded while it exists and
-// destroyed right after (unless kept). After Ctrl-C nothing new starts and unfinished episodes are left out.
+// Running the plan with a local agent process: the episodes are the shared plan's (core/runs episodeJobs:
+// isolated k x n worlds, shift one world per run), up to `concurrency` at once, in run then file order. Each
+// world is graded while it exists and destroyed right after (unless kept). After Ctrl-C nothing new starts and
+// unfinished episodes are left out.
 import type { WorldGrade } from "../../core/grader/index";
 import type { EpisodeRecordInput } from "../../core/results/index";
+import { budgetCheck, episodeJobs, episodeNote, episodeSeed, gradeEpisode, taskJsonText, trialCounts, type RunMode, type RunPlan } from "../../core/runs/index";
 import { createLimiter } from "../agent/limiter";
 import { runEpisode } from "../episode/episode";
 import type { ConnectedServer } from "../server/connect";
-import { seedWith, type Plan } from "./plan";
-import { budgetCheck, episodeRecord, gradeView, type Mode } from "./record";
+import type { ImportedEpisode } from "../../runs/import-request";
+import { episodeRecord } from "./record";
 
 export interface ExecuteOptions {
-  plan: Plan;
-  mode: Mode;
+  plan: RunPlan;
+  mode: RunMode;
   runs: number;
   argv: readonly string[];
   server: ConnectedServer;
@@ -38,27 +40,20 @@ export interface Execution {
   runChecks: { run: number; checks: { name: string; held: boolean; detail: string }[] }[];
   expected: number;
   keptWorlds: string[];
-}
-
-interface Job {
-  run: number;
-  tickets: number[];
-  taskJson: string | null;
-  labels: string[];
+  /** One line per finished episode, by episode number: what registering the run on the server sends. */
+  finished: ImportedEpisode[];
 }
 
 export async function execute(o: ExecuteOptions): Promise<Execution> {
-  const jobs: Job[] = [];
-  for (let run = 1; run <= o.runs; run++) {
-    if (o.mode === "isolated") for (const t of o.plan.tasks) jobs.push({ run, tickets: [t.ticket.id], taskJson: t.taskJson, labels: [t.ticket.label] });
-    else jobs.push({ run, tickets: o.plan.tasks.map((t) => t.ticket.id), taskJson: null, labels: o.plan.tasks.map((t) => t.ticket.label) });
-  }
+  const jobs = episodeJobs(o.mode, o.runs, o.plan.tasks);
+  const byTicket = new Map(o.plan.tasks.map((t) => [t.ticket.id, t]));
   // The whole-desk seed is the same for every shift world; build it once.
   const shiftSeed = o.plan.seed as unknown as Record<string, unknown>;
   const limit = createLimiter(o.concurrency);
   const records: (EpisodeRecordInput | null)[] = new Array(jobs.length).fill(null);
   const grades: { run: number; grade: WorldGrade }[] = [];
   const kept: string[] = [];
+  const finished: ImportedEpisode[] = [];
   let done = 0;
   let passed = 0;
   let graded = 0;
@@ -67,7 +62,8 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
     jobs.map((job, i) =>
       limit(async () => {
         if (o.signal.aborted) return;
-        const seed = o.mode === "isolated" ? (seedWith(o.plan.seed, new Set(job.tickets)) as unknown as Record<string, unknown>) : shiftSeed;
+        const seed = o.mode === "isolated" ? (episodeSeed(o.plan, job, o.mode) as unknown as Record<string, unknown>) : shiftSeed;
+        const task = o.mode === "isolated" ? byTicket.get(job.tickets[0]!)!.task : null;
         const ep = await runEpisode(
           {
             client: o.server.client,
@@ -75,42 +71,36 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
             seed,
             scenario: o.scenario,
             argv: o.argv,
-            taskJson: job.taskJson,
+            taskJson: task ? taskJsonText(task) : null,
             mode: o.mode,
             timeoutMs: o.timeoutMs,
             keepWorld: o.keepWorlds,
             signal: o.signal,
           },
-          gradeView(o.plan, o.mode, job.tickets),
+          (view, agent) => gradeEpisode(o.plan.rubric, o.plan.objects, o.mode, job.tickets, view.diff, agent.reply),
         );
         if (ep.world && o.keepWorlds) kept.push(ep.world.id);
         // An episode cut short by Ctrl-C says nothing about the agent: leave it out (the results say so).
         if (ep.agent?.interrupted || (o.signal.aborted && !ep.inspected)) return;
-        records[i] = episodeRecord(job.run, job.tickets, o.mode, ep);
-        if (ep.inspected) {
-          grades.push({ run: job.run, grade: ep.inspected });
-          for (const t of ep.inspected.tasks)
-            if (t.graded) {
-              graded++;
-              if (t.verdict === "passed") passed++;
-            }
-        }
+        records[i] = episodeRecord(job.repetition, job.tickets, o.mode, ep);
+        if (ep.inspected) grades.push({ run: job.repetition, grade: ep.inspected });
+        const counts = trialCounts(ep.inspected);
+        passed += counts.passed;
+        graded += counts.graded;
         done++;
-        o.onEpisode?.({ done, total: jobs.length, passed, graded, last: { run: job.run, tasks: job.labels, world: ep.world?.id ?? null, note: episodeNote(ep.inspected, records[i]!) } });
+        const labels = job.tickets.map((t) => byTicket.get(t)!.ticket.label);
+        const note = episodeNote(ep.inspected, records[i]!);
+        const world = ep.world?.id ?? null;
+        finished.push({ n: job.seq, repetition: job.repetition, position: job.position, world, status: records[i]!.infra_error ? "infra_error" : "done", note, ...counts, finished_at: new Date().toISOString() });
+        o.onEpisode?.({ done, total: jobs.length, passed, graded, last: { run: job.repetition, tasks: labels, world, note } });
       }),
     ),
   );
 
   const runChecks = [];
   for (let run = 1; run <= o.runs; run++) {
-    const check = budgetCheck(o.plan, grades.filter((g) => g.run === run).map((g) => g.grade));
+    const check = budgetCheck(o.plan.rubric, grades.filter((g) => g.run === run).map((g) => g.grade.credits));
     if (check) runChecks.push({ run, checks: [check] });
   }
-  return { episodes: records.filter((r): r is EpisodeRecordInput => r !== null), runChecks, expected: jobs.length, keptWorlds: kept.sort() };
-}
-
-function episodeNote(grade: WorldGrade | null, rec: EpisodeRecordInput): string {
-  if (rec.infra_error) return `infrastructure error (${rec.infra_error.stage}): ${rec.infra_error.message}`;
-  if (!grade) return "not graded";
-  return grade.tasks.map((t) => `${t.label} ${t.graded ? t.verdict : "policy"}`).join(", ");
+  return { episodes: records.filter((r): r is EpisodeRecordInput => r !== null), runChecks, expected: jobs.length, keptWorlds: kept.sort(), finished: finished.sort((a, b) => a.n - b.n) };
 }

@@ -1,5 +1,6 @@
 // Hosted runs (server token): POST a tasks file and an agent URL, then follow the run, read its results (the
-// same contract as `worlds passk --json`), its HTML report, its episodes and their traces.
+// same contract as `worlds passk --json`), its HTML report, its episodes and their traces. CLI runs are
+// registered through POST /admin/runs/import and read back the same way.
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../env";
 import { runRequest, RUN_STATUSES } from "../../core/runs/index";
@@ -8,6 +9,8 @@ import { reportKey } from "../../runs/keys";
 import { database, episodeBySeq, episodePage, episodesFinishedAfter, getRun, listRuns } from "../../runs/store";
 import { episodeViews, runResults, runSummary, runView } from "../../runs/view";
 import { renderHtml } from "../../core/report/index";
+import { importRun } from "../../runs/import";
+import { runImport } from "../../runs/import-request";
 import { jsonBody } from "./body";
 import { adminError } from "./errors";
 
@@ -19,6 +22,15 @@ runsRoutes.post("/", async (c) => {
   const created = await createRun(c.env, body.value, { origin: new URL(c.req.url).origin, source: "api" });
   if (!created.ok) return adminError(c, created.status, created.code, created.message, created.issues);
   return c.json({ run_id: created.runId, episodes: created.episodes, summary: created.summary, links: { run: `/admin/runs/${created.runId}` } }, 201);
+});
+
+// A run `worlds passk` drove with a process agent, registered once it finished (src/runs/import.ts).
+runsRoutes.post("/import", async (c) => {
+  const body = await jsonBody(c, runImport);
+  if (!body.ok) return body.response;
+  const out = await importRun(c.env, body.value);
+  if (!out.ok) return adminError(c, out.status, out.code, out.message);
+  return c.json({ run_id: out.runId, created: out.created, links: { run: `/admin/runs/${out.runId}` } }, out.created ? 201 : 200);
 });
 
 runsRoutes.get("/", async (c) => {
