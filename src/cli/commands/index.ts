@@ -8,6 +8,7 @@ import { selftest } from "./selftest";
 import { tasks } from "./tasks";
 import { init } from "./init";
 import { seed } from "./seed";
+import { runs } from "./runs";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
@@ -18,4 +19,5 @@ export const COMMANDS: Record<string, Command> = {
   tasks,
   init,
   seed,
+  runs,
 };
