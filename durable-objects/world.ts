@@ -13,6 +13,10 @@ import { seedBilling } from "./stripe/seed";
 import { seedHelpdesk } from "./helpdesk/seed";
 import { unauthorized } from "./unauthorized";
 import { cachedSeed, rememberSeed } from "./seed/cache";
+import { baseFromChunks, cachedBase } from "./store/base";
+import { loadBase, storeBase } from "./store/base-r2";
+import { sha256Hex } from "../src/core/util/canonical";
+import type { Env } from "../src/env";
 import { runScenario } from "./scenarios/engine";
 import { storedScenario } from "./scenarios/stored";
 import type { ScenarioDocument } from "../src/core/scenario/schema";
@@ -39,6 +43,8 @@ type TraceRow = [string, string, string, string, string, string, number, string,
 const TRACE_BATCH = 64;
 const TRACE_FLUSH_MS = 250;
 
+const ROLLBACK = Symbol("rollback");
+
 const SERVICES: Record<Service, ServiceHandler> = { stripe: stripeService, helpdesk: helpdeskService };
 
 export class World extends DurableObject {
@@ -52,41 +58,72 @@ export class World extends DurableObject {
     });
   }
 
-  /** Seeds the world in one transaction. Refuses a second seeding: a world's baseline never moves. */
-  init(args: WorldInit): { objects: number } {
+  /**
+   * Seeds the world. The seeders run once per seed per isolate: their rows become the shared base (stored in R2
+   * by content hash) and what they wrote to the world's meta is kept as a snapshot, so every later world of the
+   * seed is a handful of meta rows (initFromCache). Refuses a second seeding: a world's baseline never moves.
+   */
+  async init(args: WorldInit): Promise<{ objects: number }> {
     if (this.store.meta("world_id")) throw new Error(`world ${args.worldId} is already seeded`);
     const clockUnix = Math.floor(Date.parse(args.seed.clock) / 1000);
-    return this.ctx.storage.transactionSync(() => {
-      this.store.setMeta("seed_name", args.seed.name);
-      this.store.setMeta("seed_hash", args.seedHash);
-      this.store.setMeta("clock", args.seed.clock);
-      this.store.setMeta("clock_unix", String(clockUnix));
-      this.store.setMeta("currency", args.seed.currency);
-      this.store.setMeta("stripe_version", args.seed.stripe_version ?? "");
-      const ctx = { clock: clockUnix, currency: args.seed.currency };
-      const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store)];
-      const chunks = this.store.seedInsertMany(rows);
-      // Captured before the world's own identity is written, so the snapshot is the seed's alone.
-      rememberSeed(args.seedHash, { meta: this.store.allMeta(), chunks, objects: rows.length });
-      this.setIdentity(args);
-      return { objects: rows.length };
-    });
+    let captured: { meta: Array<[string, string]>; chunks: string[]; objects: number } | null = null;
+    // The seeders write counters to meta through the store; run them in a transaction that is always rolled
+    // back, keep what they wrote, and apply it with the world's identity once the base is safely stored.
+    try {
+      this.ctx.storage.transactionSync(() => {
+        this.store.setMeta("seed_name", args.seed.name);
+        this.store.setMeta("seed_hash", args.seedHash);
+        this.store.setMeta("clock", args.seed.clock);
+        this.store.setMeta("clock_unix", String(clockUnix));
+        this.store.setMeta("currency", args.seed.currency);
+        this.store.setMeta("stripe_version", args.seed.stripe_version ?? "");
+        const ctx = { clock: clockUnix, currency: args.seed.currency };
+        const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store)];
+        const chunks = this.store.seedChunks(rows);
+        captured = { meta: this.store.allMeta(), chunks, objects: rows.length };
+        throw ROLLBACK;
+      });
+    } catch (e) {
+      if (e !== ROLLBACK) throw e;
+    }
+    const seeded = captured as { meta: Array<[string, string]>; chunks: string[]; objects: number } | null;
+    if (!seeded) throw new Error("seeding produced nothing");
+    const baseKey = await sha256Hex(seeded.chunks.join("\n"));
+    await storeBase(this.env as Env, baseKey, seeded.chunks);
+    const snapshot = { ...seeded, baseKey };
+    rememberSeed(args.seedHash, snapshot);
+    return this.seedFrom(args, snapshot);
   }
 
   /**
    * Seeds the world from a snapshot of an earlier world seeded with the same seed in this isolate; null when
    * there is none (the caller then sends the seed to init). Saves normalising and shipping the whole seed.
    */
-  initFromCache(args: Omit<WorldInit, "seed">): { objects: number } | null {
+  async initFromCache(args: Omit<WorldInit, "seed">): Promise<{ objects: number } | null> {
     if (this.store.meta("world_id")) throw new Error(`world ${args.worldId} is already seeded`);
     const snapshot = cachedSeed(args.seedHash);
     if (!snapshot) return null;
+    await storeBase(this.env as Env, snapshot.baseKey, snapshot.chunks);
+    return this.seedFrom(args, snapshot);
+  }
+
+  private seedFrom(args: Omit<WorldInit, "seed">, snapshot: { meta: Array<[string, string]>; chunks: string[]; objects: number; baseKey: string }): { objects: number } {
+    this.store.setBase(baseFromChunks(snapshot.baseKey, snapshot.chunks));
     return this.ctx.storage.transactionSync(() => {
       for (const [k, v] of snapshot.meta) this.store.setMeta(k, v);
-      this.store.insertSeedChunks(snapshot.chunks);
+      this.store.setMeta("base_key", snapshot.baseKey);
       this.setIdentity(args);
       return { objects: snapshot.objects };
     });
+  }
+
+  /** Loads the seeded layer before anything reads objects: from this isolate's cache, else from R2. */
+  private async ensureBase(): Promise<void> {
+    if (this.store.hasBase()) return;
+    const key = this.store.meta("base_key");
+    if (key === null) return;
+    const base = cachedBase(key) ?? baseFromChunks(key, await loadBase(this.env as Env, key));
+    this.store.setBase(base);
   }
 
   private setIdentity(args: Omit<WorldInit, "seed">): void {
@@ -98,6 +135,7 @@ export class World extends DurableObject {
   async twin(req: TwinRequest): Promise<TwinResponse> {
     const worldId = this.store.meta("world_id");
     if (!worldId || this.store.meta("key_hash") !== req.keyHash) return unauthorized(req.service);
+    if (!this.store.hasBase()) await this.ensureBase();
     const transact = <T>(fn: () => T): T => this.ctx.storage.transactionSync(fn);
     this.store.beginRequest(req.requestId);
     // Everything up to the trace runs synchronously, so concurrent requests keep their order; only the
@@ -157,8 +195,9 @@ export class World extends DurableObject {
     return this.scenarioDoc;
   }
 
-  diff(): WorldDiff {
+  async diff(): Promise<WorldDiff> {
     this.requireSeeded();
+    await this.ensureBase();
     return foldChanges(this.store.changes(), {
       world: this.store.meta("world_id")!,
       seed: { name: this.store.meta("seed_name")!, hash: this.store.meta("seed_hash")! },
@@ -166,8 +205,9 @@ export class World extends DurableObject {
     });
   }
 
-  objects(type: ObjectType): StoredObject[] {
+  async objects(type: ObjectType): Promise<StoredObject[]> {
     this.requireSeeded();
+    await this.ensureBase();
     return this.store.list(type, { includeDeleted: true });
   }
 
@@ -181,13 +221,12 @@ export class World extends DurableObject {
       .map((r) => ({ ...r, service: r.service as Service, replayed: r.replayed === 1, note: (r.note as TraceRecord["note"]) ?? null }));
   }
 
-  info(): WorldInfo | null {
+  async info(): Promise<WorldInfo | null> {
     this.flushTrace();
     const id = this.store.meta("world_id");
     if (!id) return null;
-    const objects: Partial<Record<ObjectType, number>> = {};
-    for (const r of this.ctx.storage.sql.exec<{ type: string; n: number }>("SELECT type, COUNT(*) AS n FROM objects WHERE deleted = 0 GROUP BY type ORDER BY type").toArray())
-      objects[r.type as ObjectType] = r.n;
+    await this.ensureBase();
+    const objects = this.store.countsByType();
     const req = (s: Service) => this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM trace WHERE service = ?", s).one().n;
     return {
       id,
@@ -204,6 +243,7 @@ export class World extends DurableObject {
     const trace = this.traceRecords().map((t) => JSON.stringify(t)).join("\n");
     await this.ctx.storage.deleteAll();
     this.ctx.storage.sql.exec(WORLD_SCHEMA);
+    this.store.resetBase();
     return { trace: trace ? trace + "\n" : "" };
   }
 

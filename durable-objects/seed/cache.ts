@@ -4,6 +4,8 @@
 export interface SeedSnapshot {
   meta: Array<[string, string]>;
   chunks: string[];
+  /** The content key of the chunks: the base's R2 object is bases/<key>.json. */
+  baseKey: string;
   objects: number;
   chars: number;
 }

@@ -1,8 +1,11 @@
 // The world's object store: every read and write the twins make goes through here, and every write lands in
 // the change log with the request that caused it. All methods are synchronous (SQLite in the Durable Object),
 // so a request handler runs as one transaction and concurrent requests never interleave inside it.
+// Objects live in two layers: the seeded base (read-only, store/base.ts) and the objects table, which holds
+// every object the agent created, changed or deleted and hides the base row of the same id.
 import type { ChangeRecord, ObjectType } from "../../src/core/diff/types";
 import { deterministicId } from "./ids";
+import { EMPTY_BASE, type BaseRow, type SeedBase } from "./base";
 
 export type StoredObject = Record<string, unknown> & { id: string };
 
@@ -69,28 +72,83 @@ export class Store {
   }
 
   get<T extends StoredObject = StoredObject>(type: ObjectType, id: string, opts: { includeDeleted?: boolean } = {}): T | null {
-    const rows = this.sql.exec<Row>("SELECT * FROM objects WHERE type = ? AND id = ?", type, id).toArray();
-    if (!rows.length) return null;
-    if (rows[0].deleted && !opts.includeDeleted) return null;
-    return JSON.parse(rows[0].data) as T;
+    const row = this.row(type, id);
+    if (!row) return null;
+    if (row.deleted && !opts.includeDeleted) return null;
+    return JSON.parse(row.data) as T;
   }
 
   isDeleted(type: ObjectType, id: string): boolean {
-    const rows = this.sql.exec<{ deleted: number }>("SELECT deleted FROM objects WHERE type = ? AND id = ?", type, id).toArray();
-    return rows.length > 0 && rows[0].deleted === 1;
+    return this.row(type, id)?.deleted === 1;
   }
 
   /** Newest first (created desc, then insertion order desc), as the billing API lists. */
   list<T extends StoredObject = StoredObject>(type: ObjectType, opts: ListOptions = {}): T[] {
-    const del = opts.includeDeleted ? "" : " AND deleted = 0";
-    const rows = opts.customer !== undefined
-      ? this.sql.exec<Row>(`SELECT data FROM objects WHERE type = ? AND customer = ?${del} ORDER BY created DESC, seq DESC`, type, opts.customer).toArray()
-      : this.sql.exec<Row>(`SELECT data FROM objects WHERE type = ?${del} ORDER BY created DESC, seq DESC`, type).toArray();
-    return rows.map((r) => JSON.parse(r.data) as T);
+    return this.rows(type, opts).map((r) => JSON.parse(r.data) as T);
   }
 
   count(type: ObjectType): number {
-    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM objects WHERE type = ? AND deleted = 0", type).one().n;
+    return this.rows(type, {}).length;
+  }
+
+  /** Live objects per collection (deleted ones excluded), for a world's summary. */
+  countsByType(): Partial<Record<ObjectType, number>> {
+    const types = new Set<ObjectType>(this.base().types());
+    for (const r of this.sql.exec<{ type: string }>("SELECT DISTINCT type FROM objects").toArray()) types.add(r.type as ObjectType);
+    const out: Partial<Record<ObjectType, number>> = {};
+    for (const t of [...types].sort()) {
+      const n = this.count(t);
+      if (n > 0) out[t] = n;
+    }
+    return out;
+  }
+
+  private row(type: ObjectType, id: string): Pick<Row, "seq" | "created" | "customer" | "deleted" | "data"> | null {
+    const rows = this.sql.exec<Row>("SELECT * FROM objects WHERE type = ? AND id = ?", type, id).toArray();
+    if (rows.length) return rows[0];
+    const b = this.base().get(type, id);
+    return b ? { ...b, deleted: 0 } : null;
+  }
+
+  /** The merged layers for one collection: base rows not overridden, plus the table's rows, newest first. */
+  private rows(type: ObjectType, opts: ListOptions): Array<{ data: string; created: number; seq: number }> {
+    const table = this.sql.exec<Row>("SELECT * FROM objects WHERE type = ?", type).toArray();
+    const overridden = new Set(table.map((r) => r.id));
+    const out: Array<{ data: string; created: number; seq: number }> = [];
+    for (const r of this.base().rows(type)) {
+      if (overridden.has(r.id)) continue;
+      if (opts.customer !== undefined && r.customer !== opts.customer) continue;
+      out.push(r);
+    }
+    for (const r of table) {
+      if (r.deleted && !opts.includeDeleted) continue;
+      if (opts.customer !== undefined && r.customer !== opts.customer) continue;
+      out.push(r);
+    }
+    if (table.length) out.sort((a, b) => b.created - a.created || b.seq - a.seq);
+    return out;
+  }
+
+  private baseLayer: SeedBase | null = null;
+
+  /** The seeded layer. The World loads it (async, from R2 on a cold start) before anything reads objects. */
+  private base(): SeedBase {
+    if (this.baseLayer) return this.baseLayer;
+    if (this.meta("base_key") === null) return EMPTY_BASE;
+    throw new Error("store: the world's seeded objects are not loaded (World.ensureBase must run first)");
+  }
+
+  hasBase(): boolean {
+    return this.baseLayer !== null;
+  }
+
+  setBase(base: SeedBase): void {
+    this.baseLayer = base;
+  }
+
+  /** Forgets the base (the world was destroyed). */
+  resetBase(): void {
+    this.baseLayer = null;
   }
 
   /** Seeding path: no change log (the seed is the baseline the diff is measured from). */
@@ -103,11 +161,11 @@ export class Store {
   }
 
   /**
-   * Bulk seeding: one statement per chunk through json_each, the fastest path measured in the DO. Chunks are cut
-   * by size because SQLite refuses a bound string over 2 MB. Returns the chunks so an identical world can be
-   * seeded again without normalising the seed a second time (see seed/cache.ts).
+   * The seeded rows as the base layer stores them: JSON chunks of [type, id, seq, created, customer, data],
+   * each at most about 1 MB (an R2 object holds them all; the cap keeps any one string well inside the
+   * runtime's limits). Sequence numbers continue from the world's, so agent-made objects order after them.
    */
-  seedInsertMany(rows: Array<{ type: ObjectType; obj: StoredObject; customer: string | null; created: number }>): string[] {
+  seedChunks(rows: Array<{ type: ObjectType; obj: StoredObject; customer: string | null; created: number }>): string[] {
     let seq = Number(this.meta("seq") ?? "0");
     const MAX_CHUNK_CHARS = 1_000_000;
     const chunks: string[] = [];
@@ -128,17 +186,8 @@ export class Store {
       size += row.length + 1;
     }
     flush();
-    this.insertSeedChunks(chunks);
     this.setMeta("seq", String(seq));
     return chunks;
-  }
-
-  insertSeedChunks(chunks: readonly string[]): void {
-    for (const c of chunks)
-      this.sql.exec(
-        "INSERT INTO objects (type, id, seq, created, customer, deleted, data) SELECT value->>0, value->>1, value->>2, value->>3, value->>4, 0, value->>5 FROM json_each(?)",
-        c,
-      );
   }
 
   allMeta(): Array<[string, string]> {
@@ -153,22 +202,30 @@ export class Store {
 
   /** Replaces an object's document; logs before/after. Returns the new document. */
   update<T extends StoredObject>(type: ObjectType, id: string, next: T): T {
-    const rows = this.sql.exec<Row>("SELECT * FROM objects WHERE type = ? AND id = ?", type, id).toArray();
-    if (!rows.length) throw new Error(`store: no ${type} ${id} to update`);
-    const before = JSON.parse(rows[0].data) as StoredObject;
+    const row = this.row(type, id);
+    if (!row) throw new Error(`store: no ${type} ${id} to update`);
+    const before = JSON.parse(row.data) as StoredObject;
     if (JSON.stringify(before) === JSON.stringify(next)) return next;
-    this.sql.exec("UPDATE objects SET data = ? WHERE type = ? AND id = ?", JSON.stringify(next), type, id);
-    this.log(type, id, rows[0].customer, before, next);
+    this.write(type, id, row, 0, JSON.stringify(next));
+    this.log(type, id, row.customer, before, next);
     return next;
   }
 
   /** Marks an object deleted, keeping a stub that retrieve returns (as the billing API does for customers). */
   remove(type: ObjectType, id: string, stub: StoredObject): void {
-    const rows = this.sql.exec<Row>("SELECT * FROM objects WHERE type = ? AND id = ?", type, id).toArray();
-    if (!rows.length) throw new Error(`store: no ${type} ${id} to delete`);
-    const before = JSON.parse(rows[0].data) as StoredObject;
-    this.sql.exec("UPDATE objects SET deleted = 1, data = ? WHERE type = ? AND id = ?", JSON.stringify(stub), type, id);
-    this.log(type, id, rows[0].customer, before, null);
+    const row = this.row(type, id);
+    if (!row) throw new Error(`store: no ${type} ${id} to delete`);
+    const before = JSON.parse(row.data) as StoredObject;
+    this.write(type, id, row, 1, JSON.stringify(stub));
+    this.log(type, id, row.customer, before, null);
+  }
+
+  /** Writes an object's new state to the table; a base object is copied in with its place in the order. */
+  private write(type: ObjectType, id: string, row: Pick<BaseRow, "seq" | "created" | "customer">, deleted: 0 | 1, data: string): void {
+    this.sql.exec(
+      "INSERT INTO objects (type, id, seq, created, customer, deleted, data) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(type, id) DO UPDATE SET deleted = excluded.deleted, data = excluded.data",
+      type, id, row.seq, row.created, row.customer, deleted, data,
+    );
   }
 
   /** A stored idempotent response (billing API), or null. */

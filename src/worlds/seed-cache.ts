@@ -30,3 +30,21 @@ export async function prepareSeed(raw: unknown): Promise<PreparedSeed> {
   if (prepared.size > MAX_ENTRIES) prepared.delete(prepared.keys().next().value as string);
   return { ok: true, ...entry };
 }
+
+/** A whole create-world request already validated: its seed, the seed's hash and the resolved scenario. */
+export interface PreparedRequest {
+  seed: SeedDocument;
+  hash: string;
+  scenario: unknown;
+}
+
+const requests = new Map<string, PreparedRequest>();
+
+export function preparedRequest(bodyKey: string): PreparedRequest | undefined {
+  return requests.get(bodyKey);
+}
+
+export function rememberRequest(bodyKey: string, req: PreparedRequest): void {
+  requests.set(bodyKey, req);
+  if (requests.size > MAX_ENTRIES) requests.delete(requests.keys().next().value as string);
+}

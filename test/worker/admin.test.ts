@@ -1,5 +1,7 @@
 import { exports, env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { forgetCachedBases } from "../../durable-objects/store/base";
 
 const admin = { authorization: "Bearer test-token", "content-type": "application/json" };
 const call = (path: string, init: RequestInit = {}) => exports.default.fetch(new Request(`http://twin.test${path}`, init));
@@ -106,5 +108,22 @@ describe("admin API", () => {
       "POST /v1/refunds",
       "GET /v1/charges/ch_AcmeNorthwindDup",
     ]);
+  });
+
+  it("reloads a world's seeded objects from R2 when its isolate has never seen them (a cold start)", async () => {
+    const world = (await (await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small" }) })).json()) as { id: string; key: string };
+    const auth = { authorization: `Bearer ${world.key}` };
+    await call("/v1/refunds", { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "charge=ch_AcmeNorthwindDup&amount=500" });
+    // The isolate forgets every base, and this world's object forgets the one it held.
+    forgetCachedBases();
+    await runInDurableObject(env.WORLD.getByName(world.id), (instance) => {
+      (instance as unknown as { store: { resetBase(): void } }).store.resetBase();
+    });
+    const charge = (await (await call("/v1/charges/ch_AcmeNorthwindDup", { headers: auth })).json()) as { amount_refunded: number };
+    expect(charge.amount_refunded).toBe(500);
+    const customers = (await (await call("/v1/customers?limit=100", { headers: auth })).json()) as { data: unknown[] };
+    expect(customers.data).toHaveLength(15);
+    const diff = (await (await call(`/admin/worlds/${world.id}/diff`, { headers: admin })).json()) as { entries: Array<{ type: string; op: string }> };
+    expect(diff.entries.filter((e) => e.type === "refunds" && e.op === "created")).toHaveLength(1);
   });
 });

@@ -10,6 +10,11 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<Parsed<z.infer<S>>> {
   const raw = await readBodyLimited(c.req.raw, ADMIN_BODY_LIMIT);
   if (raw === null) return { ok: false, response: adminError(c, 413, "body_too_large", `Request body is larger than ${ADMIN_BODY_LIMIT} bytes.`) };
+  return parseJsonBody(c, raw, schema);
+}
+
+/** Validates a JSON body already read, answering 400 with the paths at fault. */
+export function parseJsonBody<S extends z.ZodType>(c: Context, raw: string, schema: S): Parsed<z.infer<S>> {
   let json: unknown;
   try {
     json = raw.trim() === "" ? {} : JSON.parse(raw);
