@@ -126,4 +126,19 @@ describe("admin API", () => {
     const diff = (await (await call(`/admin/worlds/${world.id}/diff`, { headers: admin })).json()) as { entries: Array<{ type: string; op: string }> };
     expect(diff.entries.filter((e) => e.type === "refunds" && e.op === "created")).toHaveLength(1);
   });
+
+  it("refuses twin request bodies over 1 MB with 413 in each service's own error shape", async () => {
+    const world = (await (await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small" }) })).json()) as { id: string; key: string };
+    const auth = { authorization: `Bearer ${world.key}` };
+    const big = "x".repeat(1024 * 1024 + 1);
+    const billing = await call("/v1/customers", { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: `description=${big}` });
+    expect(billing.status).toBe(413);
+    expect(((await billing.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
+    const desk = await call("/api/v2/tickets/4101.json", { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ ticket: { comment: { body: big } } }) });
+    expect(desk.status).toBe(413);
+    expect(((await desk.json()) as { error: string }).error).toBe("RequestTooLarge");
+    // Nothing reached the world.
+    const diff = (await (await call(`/admin/worlds/${world.id}/diff`, { headers: admin })).json()) as { entries: unknown[] };
+    expect(diff.entries).toEqual([]);
+  });
 });
