@@ -150,7 +150,8 @@ export const passk: Command = {
         generated_at: new Date().toISOString(),
       });
 
-      const registered = await registerRun({
+      // An interrupted run is partial and the user is waiting to get their terminal back: it is not registered.
+      const registered = interrupt.received() ? null : await registerRun({
         client: server.client,
         results,
         rubric: compiled.rubric,
@@ -160,9 +161,9 @@ export const passk: Command = {
         timeoutS: timeoutMs / 1000,
         episodes: execution.finished,
       });
-      if (!registered.ok) process.stderr.write(`worlds passk: the run was not registered on the server (its results below stand): ${registered.message}\n`);
+      if (registered && !registered.ok) process.stderr.write(`worlds passk: the run was not registered on the server (its results below stand): ${registered.message}\n`);
       // A server this command started is gone when it ends; only a running server keeps the history.
-      else if (!server.local) say(`registered as ${registered.runId}: worlds runs show ${registered.runId}${server.flags.length ? ` ${server.flags.join(" ")}` : ""}`);
+      else if (registered && !server.local) say(`registered as ${registered.runId}: worlds runs show ${registered.runId}${server.flags.length ? ` ${server.flags.join(" ")}` : ""}`);
 
       const doc = serializeResults(results);
       if (f["json-file"]) writeFileSync(f["json-file"], doc);

@@ -10,7 +10,12 @@ import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { SERVER_FLAG_DEFS } from "../server/connect";
 import type { Command } from "./types";
 
-const SERVER_DEFS: FlagDefs = { url: SERVER_FLAG_DEFS.url, token: SERVER_FLAG_DEFS.token, server: SERVER_FLAG_DEFS.server };
+const SERVER_DEFS: FlagDefs = {
+  url: SERVER_FLAG_DEFS.url,
+  token: SERVER_FLAG_DEFS.token,
+  // Known only so that it can be refused with the reason (see connect below).
+  server: { kind: "value", placeholder: "auto", help: "not accepted: a server started for one command has no runs; use --url" },
+};
 const LIST_DEFS: FlagDefs = {
   status: { kind: "value", placeholder: "S", help: `only runs in this status (${RUN_STATUSES.join(", ")})` },
   limit: { kind: "value", placeholder: "N", help: "at most N runs, newest first (default 20, at most 200)" },
