@@ -145,11 +145,11 @@ export class AdminClient {
     const q = new URLSearchParams();
     if (o.status) q.set("status", o.status);
     if (o.limit) q.set("limit", String(o.limit));
-    return (await this.json("GET", `/admin/runs${q.size ? `?${q}` : ""}`, z.object({ data: z.array(runSummarySchema) }))).data as RunSummary[];
+    return (await this.json("GET", `/admin/runs${q.size ? `?${q}` : ""}`, z.object({ data: z.array(runSummarySchema) }))).data as unknown as RunSummary[];
   }
 
   async run(id: string): Promise<RunView> {
-    return (await this.json("GET", `/admin/runs/${encodeURIComponent(id)}`, runViewSchema)) as RunView;
+    return (await this.json("GET", `/admin/runs/${encodeURIComponent(id)}`, runViewSchema)) as unknown as RunView;
   }
 
   private async json<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {

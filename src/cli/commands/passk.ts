@@ -10,6 +10,8 @@ import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer
 import { trapSignals } from "../signals";
 import { runHostedPassk } from "../hosted/submit";
 import { loadTasks } from "../passk/load";
+import { loadSeedAndRubric } from "../passk/library";
+import { agentPlaceholderProblem } from "../init/placeholder";
 import { planRun } from "../../core/runs/index";
 import { execute } from "../passk/execute";
 import { registerRun } from "../passk/register";
@@ -19,6 +21,8 @@ import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
   tasks: { kind: "value", placeholder: "F", help: "the tasks file (worlds/tasks.yaml)" },
+  seed: { kind: "value", placeholder: "S", help: "instead of --tasks: a seed whose desk holds its tickets (a name the server holds, or a .json file)..." },
+  rubric: { kind: "value", placeholder: "R", help: "...and the rubric that keys them (e.g. --seed acme-prod-library --rubric rubrics/acme-prod-library.json)" },
   runs: { kind: "value", placeholder: "K", short: "k", help: "repetitions (default: the file's runs:, else 3)" },
   mode: { kind: "value", placeholder: "isolated|shift", help: "one world per task per run, or one world per run (default: the file's mode:)" },
   task: { kind: "list", placeholder: "ID", help: "run only this task (its id, or its position); repeatable" },
@@ -36,6 +40,8 @@ const DEFS: FlagDefs = {
 
 const SCHEMA = z.strictObject({
   tasks: flag.text().optional(),
+  seed: flag.text().optional(),
+  rubric: flag.text().optional(),
   runs: flag.int(1, 100).optional(),
   mode: flag.oneOf(["isolated", "shift"]).optional(),
   task: flag.list().optional(),
@@ -65,7 +71,11 @@ export const passk: Command = {
     try {
       args = parseArgs("passk", argv, DEFS, SCHEMA);
       if (!args.help) {
-        if (!args.flags.tasks) throw new FlagError("passk", "--tasks is required: the tasks file to run (for example --tasks worlds/tasks.yaml).");
+        const library = args.flags.seed !== undefined || args.flags.rubric !== undefined;
+        if (library && args.flags.tasks) throw new FlagError("passk", "--tasks is the seed and the key in one file: it excludes --seed and --rubric.");
+        if (library && (!args.flags.seed || !args.flags.rubric)) throw new FlagError("passk", "--seed and --rubric go together: the seed whose desk holds the tickets, and the rubric that keys them.");
+        if (library && args.flags["agent-url"]) throw new FlagError("passk", "--agent-url takes a tasks file (--tasks); --seed/--rubric runs are local.");
+        if (!library && !args.flags.tasks) throw new FlagError("passk", "--tasks is required: the tasks file to run (for example --tasks worlds/tasks.yaml), or --seed S --rubric R.");
         if (args.flags.server && args.flags.url) throw new FlagError("passk", "--server auto and --url name two servers; pick one.");
         if (args.flags["agent-url"]) {
           if (args.command && args.command.length > 0) throw new FlagError("passk", "--agent-url and an agent command after '--' name two agents; pick one.");
@@ -85,6 +95,10 @@ export const passk: Command = {
     const json = !!f.json;
     if (f["agent-url"]) return hosted(f as HostedFlags, f["agent-url"], json);
     const agent = args.command!;
+    // init's CI workflow carries a placeholder until the user names their agent: say so before any world exists.
+    const placeholder = agentPlaceholderProblem(agent);
+    if (placeholder) return early(json, 2, `worlds passk: ${placeholder}`, "put your agent's command after '--'");
+    const source = f.tasks ?? f.rubric!;
     const say = (line: string) => (json ? process.stderr : process.stdout).write(line + "\n");
 
     const interrupt = trapSignals();
@@ -96,7 +110,7 @@ export const passk: Command = {
         if (e instanceof ServerSetupError) return early(json, e.exitCode, `worlds passk: ${e.message}`, e.nextAction);
         throw e;
       }
-      const loaded = await loadTasks(f.tasks!, server.client);
+      const loaded = f.tasks ? await loadTasks(f.tasks, server.client) : await loadSeedAndRubric(f.seed!, f.rubric!, server.client);
       if (!loaded.ok) {
         for (const p of loaded.problems) process.stderr.write(p + "\n");
         return early(json, loaded.exitCode, `worlds passk: ${loaded.reason}`, loaded.nextAction);
@@ -108,7 +122,7 @@ export const passk: Command = {
       const mode = f.mode ?? compiled.file.mode ?? "isolated";
       const runs = f.runs ?? compiled.file.runs ?? 3;
       const scenarioRef = f.scenario ?? compiled.file.scenario ?? null;
-      const scenario = scenarioRef ? loadScenarioArg(scenarioRef, f.tasks!) : null;
+      const scenario = scenarioRef ? loadScenarioArg(scenarioRef, source) : null;
       if (scenario && !scenario.ok) return early(json, 2, `worlds passk: ${scenario.message}`, "name a scenario from the library, or a .json/.yaml file");
       plan.rubric = { ...plan.rubric, mode };
 
@@ -141,7 +155,7 @@ export const passk: Command = {
       const results = buildResults({
         mode,
         runs_requested: runs,
-        tasks: { file: f.tasks!, hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: null },
+        tasks: { file: source, hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: null },
         rubric: plan.rubric,
         invocation: { agent_command: [...agent], server_flags: server.flags, replay_flags: replayFlags },
         episodes: execution.episodes,

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Results } from "../../core/results/index";
 import type { AdminClient } from "../client";
-import type { ImportedEpisode } from "../../runs/import-request";
+import type { ImportedEpisode, RunImport } from "../../runs/import-request";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -38,7 +38,7 @@ export async function registerRun(i: RegisterInput, runId = mintRunId()): Promis
       only: [...i.only],
       concurrency: i.concurrency,
       timeout_s: Math.max(1, Math.ceil(i.timeoutS)),
-      results: i.results,
+      results: i.results as unknown as RunImport["results"],
       episodes: i.episodes,
     });
     return { ok: true, runId };
