@@ -11,11 +11,12 @@ describe("passk --seed --rubric", () => {
       { timeoutMs: 240_000 },
     );
     expect(r.stderr).toContain("on acme-prod-library · shift ·");
-    const doc = JSON.parse(r.stdout) as { mode: string; exit_code: number; tasks: { file: string }; runs: Array<{ worlds: unknown[] }> };
+    const doc = JSON.parse(r.stdout) as { mode: string; exit_code: number; tasks: { file: string }; runs: Array<{ worlds: unknown[] }>; crash_test: { worst_task: { replay: string } | null } };
     assertValidResults(doc);
     expect(doc.mode).toBe("shift");
     expect(doc.tasks.file).toBe("rubrics/acme-prod-library.json");
     expect([0, 1]).toContain(r.code);
+    if (doc.crash_test.worst_task) expect(doc.crash_test.worst_task.replay).toMatch(/^worlds passk --seed acme-prod-library --rubric rubrics\/acme-prod-library\.json --server auto --task ACME-100[14] --runs 1 -- node examples\/agents\/careful\.mjs$/);
     expect(r.leftovers).toEqual([]);
   }, 300_000);
 

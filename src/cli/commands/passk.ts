@@ -157,7 +157,7 @@ export const passk: Command = {
         runs_requested: runs,
         tasks: { file: source, hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: null },
         rubric: plan.rubric,
-        invocation: { agent_command: [...agent], server_flags: server.flags, replay_flags: replayFlags },
+        invocation: { agent_command: [...agent], server_flags: server.flags, replay_flags: replayFlags, ...(f.tasks ? {} : { source_flags: ["--seed", f.seed!, "--rubric", f.rubric!] }) },
         episodes: execution.episodes,
         run_checks: execution.runChecks,
         interrupted: interrupt.received() ? { signal: interrupt.received()! } : null,

@@ -135,6 +135,8 @@ export const buildInput = z.strictObject({
     server_flags: z.array(z.string()).default([]),
     /** Other flags a replay must keep to reproduce the episode (`--mode shift`, `--timeout 60`, `--scenario S`). */
     replay_flags: z.array(z.string()).default([]),
+    /** How the run named its tasks, when not `--tasks <file>` (a library shift: `--seed S --rubric R`). */
+    source_flags: z.array(z.string()).optional(),
   }),
   episodes: z.array(episodeRecord),
   /** Run-level checks (the budget, asserted across a run's tasks), by run index. */
