@@ -1,6 +1,7 @@
 // Starting a hosted run (POST /admin/runs, and every webhook delivery that carries a ticket): compile the tasks,
 // store the built seed and rubric under their hashes, write the run and its episodes to D1 in one batch, then
 // put one small message per episode on the queue.
+import { resolveScenario } from "../scenarios/resolve";
 import type { Env } from "../env";
 import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_S, episodeId, episodeJobs, planRun, type RunRequest } from "../core/runs/index";
 import { randomToken } from "../http/ids";
@@ -36,6 +37,10 @@ export async function createRun(env: Env, req: RunRequest, from: RunOrigin, now 
   const planned = planRun(seed, { ...rubric, mode }, only);
   if (!planned.ok) return { ok: false, status: 400, code: "unknown_task", message: planned.message };
   const jobs = episodeJobs(mode, k, planned.plan.tasks);
+  // A scenario the server does not hold would fail every episode's world; refuse the run before it starts.
+  const scenarioRef = req.scenario ?? resolved.value.file?.scenario ?? null;
+  const scenario = resolveScenario(scenarioRef);
+  if (!scenario.ok) return { ok: false, status: scenario.status === 404 ? 400 : scenario.status, code: scenario.code, message: scenario.message };
 
   await Promise.all([putContent(env.ARTIFACTS, seedKey(hashes.seed), seed), putContent(env.ARTIFACTS, rubricKey(hashes.rubric), rubric)]);
 
@@ -44,7 +49,7 @@ export async function createRun(env: Env, req: RunRequest, from: RunOrigin, now 
     file,
     hashes,
     only,
-    scenario: req.scenario ?? resolved.value.file?.scenario ?? null,
+    scenario: scenarioRef,
     replay_flags: [...(req.mode ? ["--mode", req.mode] : []), ...(req.timeout_s ? ["--timeout", String(req.timeout_s)] : [])],
     trigger: from.trigger ?? null,
   };

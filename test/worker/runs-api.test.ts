@@ -64,6 +64,11 @@ describe("POST /admin/runs", () => {
     const noSecret = await call("/admin/runs", { method: "POST", headers: admin, body: JSON.stringify({ tasks: SELFTEST_TASKS, agent: { url: "http://agent.test/", secret: "short" } }) });
     expect(noSecret.status).toBe(400);
     expect(JSON.stringify(await json(noSecret))).toContain("agent.secret");
+    const before = (await json<{ data: unknown[] }>(await call("/admin/runs?limit=100", { headers: admin }))).data.length;
+    const noScenario = await postRun({ tasks: SELFTEST_TASKS, scenario: "no-such-scenario" });
+    expect(noScenario.status).toBe(400);
+    expect(noScenario.body.error?.code).toBe("scenario_not_found");
+    expect((await json<{ data: unknown[] }>(await call("/admin/runs?limit=100", { headers: admin }))).data).toHaveLength(before);
   });
 
   it("runs shift mode as one episode per repetition, the agent working the desk", async () => {
