@@ -26,14 +26,14 @@ describe("worlds run", () => {
 
   it("exits 1 for a failing or hanging command, 2 for one that does not exist, 3 without a server", async () => {
     const crash = await runCli(["run", "--server", "auto", "--", "sh", "-c", "exit 5"]);
-    expect(crash.code).toBe(1);
+    expect(crash.code, crash.stderr).toBe(1);
     expect(crash.stdout).toContain("exited 5");
     const hang = await runCli(["run", "--server", "auto", "--timeout", "1", "--", "sleep", "30"]);
-    expect(hang.code).toBe(1);
+    expect(hang.code, hang.stderr).toBe(1);
     expect(hang.stdout).toContain("timed out");
     expect(hang.leftovers).toEqual([]);
     const missing = await runCli(["run", "--server", "auto", "--", "/no/such/agent"]);
-    expect(missing.code).toBe(2);
+    expect(missing.code, missing.stderr).toBe(2);
     expect(missing.stdout).toContain("ENOENT");
     const none = await runCli(["run", "--", "true"]);
     expect(none.code).toBe(3);
