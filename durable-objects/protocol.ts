@@ -34,6 +34,13 @@ export interface TwinResponse {
   replayed?: boolean;
 }
 
+/** A twin's answer as the world hands it to the Worker: the body already UTF-8 (a cached answer is re-sent as is). */
+export interface TwinWireResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
 export interface TraceRecord {
   seq: number;
   request_id: string;

@@ -4,9 +4,11 @@ import { DurableObject } from "cloudflare:workers";
 import type { SeedDocument } from "../src/core/seed/schema";
 import { foldChanges } from "../src/core/diff/fold";
 import type { ObjectType, WorldDiff } from "../src/core/diff/types";
-import { WORLD_SCHEMA } from "./store/schema";
+import { upgradeWorldSchema, WORLD_SCHEMA } from "./store/schema";
+import { ReadCache } from "./read-cache";
 import { Store, type StoredObject } from "./store/store";
 import type { Service, ServiceHandler, TraceRecord, TwinRequest, TwinResponse } from "./twin";
+import type { TwinWireResponse } from "./protocol";
 import { stripeService } from "./stripe/service";
 import { helpdeskService } from "./helpdesk/service";
 import { seedBilling } from "./stripe/seed";
@@ -39,11 +41,17 @@ export interface WorldInfo {
   changes: number;
 }
 
-type TraceRow = [string, string, string, string, string, string, number, string, number, string | null];
+/** request_id, service, method, path, query, request_body, status, response_body, replayed, note, response_of */
+type TraceRow = [string, string, string, string, string, string, number, string, number, string | null, string | null];
 const TRACE_BATCH = 64;
 const TRACE_FLUSH_MS = 250;
 
 const ROLLBACK = Symbol("rollback");
+const utf8 = new TextEncoder();
+
+function toWire(res: TwinResponse): TwinWireResponse {
+  return { status: res.status, headers: res.headers, body: utf8.encode(res.body) };
+}
 
 const SERVICES: Record<Service, ServiceHandler> = { stripe: stripeService, helpdesk: helpdeskService };
 
@@ -55,6 +63,7 @@ export class World extends DurableObject {
     this.store = new Store(ctx.storage.sql);
     ctx.blockConcurrencyWhile(async () => {
       ctx.storage.sql.exec(WORLD_SCHEMA);
+      upgradeWorldSchema(ctx.storage.sql);
     });
   }
 
@@ -84,6 +93,7 @@ export class World extends DurableObject {
         throw ROLLBACK;
       });
     } catch (e) {
+      this.store.forgetMeta();
       if (e !== ROLLBACK) throw e;
     }
     const seeded = captured as { meta: Array<[string, string]>; chunks: string[]; objects: number } | null;
@@ -109,7 +119,7 @@ export class World extends DurableObject {
 
   private seedFrom(args: Omit<WorldInit, "seed">, snapshot: { meta: Array<[string, string]>; chunks: string[]; objects: number; baseKey: string }): { objects: number } {
     this.store.setBase(baseFromChunks(snapshot.baseKey, snapshot.chunks));
-    return this.ctx.storage.transactionSync(() => {
+    return this.transact(() => {
       for (const [k, v] of snapshot.meta) this.store.setMeta(k, v);
       this.store.setMeta("base_key", snapshot.baseKey);
       this.setIdentity(args);
@@ -132,23 +142,48 @@ export class World extends DurableObject {
     this.store.setMeta("scenario", JSON.stringify(args.scenario ?? null));
   }
 
-  async twin(req: TwinRequest): Promise<TwinResponse> {
+  async twin(req: TwinRequest): Promise<TwinWireResponse> {
     const worldId = this.store.meta("world_id");
-    if (!worldId || this.store.meta("key_hash") !== req.keyHash) return unauthorized(req.service);
+    if (!worldId || this.store.meta("key_hash") !== req.keyHash) return toWire(unauthorized(req.service));
     if (!this.store.hasBase()) await this.ensureBase();
-    const transact = <T>(fn: () => T): T => this.ctx.storage.transactionSync(fn);
+    const transact = <T>(fn: () => T): T => this.transact(fn);
+    const scenario = this.scenario();
+    // A scenario's schedule counts requests, so under one every read runs; otherwise a repeated read of an
+    // unchanged world is answered as before, and its trace row points at the first answer's body.
+    const cacheKey = scenario === null ? ReadCache.keyOf(req) : null;
+    const generation = this.store.generation;
+    const hit = cacheKey === null ? null : this.readCache.get(cacheKey, generation, req.requestId);
+    if (hit) {
+      const res = hit.response;
+      this.recordTrace([req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, "", 0, res.note ?? null, hit.firstRequestId], true);
+      return hit.wire;
+    }
     this.store.beginRequest(req.requestId);
     // Everything up to the trace runs synchronously, so concurrent requests keep their order; only the
     // scenario's latency is awaited, after the answer is recorded.
-    const { response: res, delayMs } = runScenario(this.scenario(), req, {
+    const { response: res, delayMs } = runScenario(scenario, req, {
       sql: this.ctx.storage.sql,
       store: this.store,
       transact,
       handle: (t) => SERVICES[req.service].handle(this.store, req, t),
     });
-    this.recordTrace([req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, res.body, res.replayed ? 1 : 0, res.note ?? null], req.method === "GET" && this.scenario() === null);
+    const wire = toWire(res);
+    if (cacheKey !== null && this.store.generation === generation) this.readCache.put(cacheKey, generation, req.requestId, res, wire);
+    this.recordTrace([req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, res.body, res.replayed ? 1 : 0, res.note ?? null, null], req.method === "GET" && scenario === null);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    return res;
+    return wire;
+  }
+
+  private readonly readCache = new ReadCache();
+
+  /** One storage transaction; what the store remembers of meta is dropped if it rolls back. */
+  private transact<T>(fn: () => T): T {
+    try {
+      return this.ctx.storage.transactionSync(fn);
+    } catch (e) {
+      this.store.forgetMeta();
+      throw e;
+    }
   }
 
   /**
@@ -183,7 +218,7 @@ export class World extends DurableObject {
   private insertTrace(rows: TraceRow[]): void {
     for (const row of rows)
       this.ctx.storage.sql.exec(
-        "INSERT INTO trace (request_id, service, method, path, query, request_body, status, response_body, replayed, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO trace (request_id, service, method, path, query, request_body, status, response_body, replayed, note, response_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         ...row,
       );
   }
@@ -213,12 +248,20 @@ export class World extends DurableObject {
 
   traceRecords(): TraceRecord[] {
     this.flushTrace();
-    return this.ctx.storage.sql
-      .exec<{ seq: number; request_id: string; service: string; method: string; path: string; query: string; request_body: string; status: number; response_body: string; replayed: number; note: string | null }>(
+    const rows = this.ctx.storage.sql
+      .exec<{ seq: number; request_id: string; service: string; method: string; path: string; query: string; request_body: string; status: number; response_body: string; replayed: number; note: string | null; response_of: string | null }>(
         "SELECT * FROM trace ORDER BY seq",
       )
-      .toArray()
-      .map((r) => ({ ...r, service: r.service as Service, replayed: r.replayed === 1, note: (r.note as TraceRecord["note"]) ?? null }));
+      .toArray();
+    const bodies = new Map<string, string>();
+    for (const r of rows) if (r.response_of === null) bodies.set(r.request_id, r.response_body);
+    return rows.map(({ response_of, ...r }) => ({
+      ...r,
+      response_body: response_of === null ? r.response_body : (bodies.get(response_of) ?? ""),
+      service: r.service as Service,
+      replayed: r.replayed === 1,
+      note: (r.note as TraceRecord["note"]) ?? null,
+    }));
   }
 
   async info(): Promise<WorldInfo | null> {
@@ -243,7 +286,8 @@ export class World extends DurableObject {
     const trace = this.traceRecords().map((t) => JSON.stringify(t)).join("\n");
     await this.ctx.storage.deleteAll();
     this.ctx.storage.sql.exec(WORLD_SCHEMA);
-    this.store.resetBase();
+    this.store.reset();
+    this.readCache.clear();
     return { trace: trace ? trace + "\n" : "" };
   }
 

@@ -44,6 +44,15 @@ CREATE TABLE IF NOT EXISTS trace (
   status INTEGER NOT NULL,
   response_body TEXT NOT NULL,
   replayed INTEGER NOT NULL DEFAULT 0,
-  note TEXT
+  note TEXT,
+  -- A read answered from the read cache: the request whose row holds the identical body (response_body is then
+  -- empty). Repeated large lists are stored once; reading the trace puts the body back.
+  response_of TEXT
 );
 `;
+
+/** Worlds persisted before trace.response_of existed get the column (SQLite has no ADD COLUMN IF NOT EXISTS). */
+export function upgradeWorldSchema(sql: SqlStorage): void {
+  const columns = sql.exec<{ name: string }>("PRAGMA table_info(trace)").toArray().map((c) => c.name);
+  if (!columns.includes("response_of")) sql.exec("ALTER TABLE trace ADD COLUMN response_of TEXT");
+}

@@ -34,6 +34,16 @@ type Row = Record<string, SqlStorageValue> & {
 
 export class Store {
   private requestId = "seed";
+  /**
+   * Meta as the world last committed it (counters, clock, key hash...), read several times by every request.
+   * Writes go through; a transaction that rolls back must call forgetMeta, since what it wrote is undone.
+   */
+  private metaCache = new Map<string, string | null>();
+  /**
+   * Moves on every write (objects, meta, idempotency records) and whenever the base changes, rolled-back writes
+   * included: two reads at the same generation see the same state (the World's read cache relies on it).
+   */
+  generation = 0;
 
   constructor(private readonly sql: SqlStorage) {}
 
@@ -43,11 +53,22 @@ export class Store {
   }
 
   meta(key: string): string | null {
+    const cached = this.metaCache.get(key);
+    if (cached !== undefined) return cached;
     const rows = this.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = ?", key).toArray();
-    return rows.length ? rows[0].v : null;
+    const value = rows.length ? rows[0].v : null;
+    this.metaCache.set(key, value);
+    return value;
+  }
+
+  /** After a rollback: meta is read from storage again. */
+  forgetMeta(): void {
+    this.metaCache.clear();
   }
 
   setMeta(key: string, value: string): void {
+    this.generation++;
+    this.metaCache.set(key, value);
     this.sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", key, value);
   }
 
@@ -143,16 +164,20 @@ export class Store {
   }
 
   setBase(base: SeedBase): void {
+    this.generation++;
     this.baseLayer = base;
   }
 
-  /** Forgets the base (the world was destroyed). */
-  resetBase(): void {
+  /** Forgets the base and everything remembered from meta (the world's storage was deleted). */
+  reset(): void {
+    this.generation++;
     this.baseLayer = null;
+    this.metaCache.clear();
   }
 
   /** Seeding path: no change log (the seed is the baseline the diff is measured from). */
   seedInsert(type: ObjectType, obj: StoredObject, customer: string | null, created: number): void {
+    this.generation++;
     const seq = this.nextSeq();
     this.sql.exec(
       "INSERT INTO objects (type, id, seq, created, customer, deleted, data) VALUES (?, ?, ?, ?, ?, 0, ?)",
@@ -222,6 +247,7 @@ export class Store {
 
   /** Writes an object's new state to the table; a base object is copied in with its place in the order. */
   private write(type: ObjectType, id: string, row: Pick<BaseRow, "seq" | "created" | "customer">, deleted: 0 | 1, data: string): void {
+    this.generation++;
     this.sql.exec(
       "INSERT INTO objects (type, id, seq, created, customer, deleted, data) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(type, id) DO UPDATE SET deleted = excluded.deleted, data = excluded.data",
       type, id, row.seq, row.created, row.customer, deleted, data,
@@ -235,6 +261,7 @@ export class Store {
   }
 
   saveIdempotencyRecord(key: string, rec: IdempotencyRecord): void {
+    this.generation++;
     this.sql.exec(
       "INSERT INTO idempotency (key, fingerprint, endpoint, status, body, request_id) VALUES (?, ?, ?, ?, ?, ?)",
       key, rec.fingerprint, rec.endpoint, rec.status, rec.body, rec.request_id,

@@ -51,14 +51,33 @@ async function forward(c: Context<AppEnv>, service: Service): Promise<Response> 
     body,
     contentType: c.req.header("content-type") ?? null,
     headers: { idempotencyKey: c.req.header("idempotency-key") ?? null, stripeVersion: c.req.header("stripe-version") ?? null },
-    keyHash: await sha256Hex(key),
+    keyHash: await keyHashOf(key),
     requestId: newRequestId(),
     origin: url.origin,
   };
   const stub = c.env.WORLD.getByName(worldId);
-  return toResponse(await stub.twin(req));
+  const res = await stub.twin(req);
+  // "identity" is the one Content-Encoding the runtime's compression step leaves alone; clients read it as none.
+  if (c.env.TWIN_COMPRESSION === "off") res.headers["content-encoding"] = "identity";
+  return toResponse(res);
 }
 
-function toResponse(res: { status: number; headers: Record<string, string>; body: string }): Response {
+/**
+ * A key's SHA-256, remembered per isolate: an agent sends the same key on every call, and hashing it cost a
+ * few percent of a read. Bounded, oldest dropped first; a hash is no secret the world does not already hold.
+ */
+const keyHashes = new Map<string, string>();
+const MAX_KEY_HASHES = 1024;
+
+async function keyHashOf(key: string): Promise<string> {
+  const known = keyHashes.get(key);
+  if (known !== undefined) return known;
+  const hash = await sha256Hex(key);
+  keyHashes.set(key, hash);
+  if (keyHashes.size > MAX_KEY_HASHES) keyHashes.delete(keyHashes.keys().next().value as string);
+  return hash;
+}
+
+function toResponse(res: { status: number; headers: Record<string, string>; body: string | Uint8Array }): Response {
   return new Response(res.body, { status: res.status, headers: res.headers });
 }

@@ -169,4 +169,22 @@ describe("the official stripe client against a world", () => {
     expect(charge.amount_refunded).toBe(340000);
     expect(charge.amount_refunded).toBeLessThanOrEqual(charge.amount);
   });
+
+  it("answers uncompressed on the local server, even to a client that asks for gzip", async () => {
+    const world = await createWorld();
+    const { request } = await import("node:http");
+    // node:http does not decompress, so this sees exactly the bytes on the wire.
+    const { headers, body } = await new Promise<{ headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+      const req = request(`${server.url}/v1/invoices?limit=100`, { headers: { authorization: `Bearer ${world.key}`, "accept-encoding": "gzip, br" } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (text += d));
+        res.on("end", () => resolve({ headers: res.headers, body: text }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(headers["content-encoding"]).toBe("identity");
+    expect((JSON.parse(body) as { data: unknown[] }).data.length).toBeGreaterThan(10);
+  });
 });

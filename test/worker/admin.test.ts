@@ -117,7 +117,7 @@ describe("admin API", () => {
     // The isolate forgets every base, and this world's object forgets the one it held.
     forgetCachedBases();
     await runInDurableObject(env.WORLD.getByName(world.id), (instance) => {
-      (instance as unknown as { store: { resetBase(): void } }).store.resetBase();
+      (instance as unknown as { store: { reset(): void } }).store.reset();
     });
     const charge = (await (await call("/v1/charges/ch_AcmeNorthwindDup", { headers: auth })).json()) as { amount_refunded: number };
     expect(charge.amount_refunded).toBe(500);
