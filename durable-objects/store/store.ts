@@ -176,12 +176,12 @@ export class Store {
   }
 
   /** Seeding path: no change log (the seed is the baseline the diff is measured from). */
-  seedInsert(type: ObjectType, obj: StoredObject, customer: string | null, created: number): void {
+  seedInsert(type: ObjectType, obj: StoredObject, customer: string | null, created: number, data = JSON.stringify(obj)): void {
     this.generation++;
     const seq = this.nextSeq();
     this.sql.exec(
       "INSERT INTO objects (type, id, seq, created, customer, deleted, data) VALUES (?, ?, ?, ?, ?, 0, ?)",
-      type, obj.id, seq, created, customer, JSON.stringify(obj),
+      type, obj.id, seq, created, customer, data,
     );
   }
 
@@ -221,18 +221,22 @@ export class Store {
 
   insert(type: ObjectType, obj: StoredObject, customer: string | null): void {
     const created = typeof obj.created === "number" ? obj.created : this.now();
-    this.seedInsert(type, obj, customer, created);
-    this.log(type, obj.id, customer, null, obj);
+    const data = JSON.stringify(obj);
+    this.seedInsert(type, obj, customer, created, data);
+    this.log(type, obj.id, customer, null, data);
   }
 
-  /** Replaces an object's document; logs before/after. Returns the new document. */
+  /**
+   * Replaces an object's document; logs before/after. Returns the new document. Stored documents are always
+   * JSON.stringify output, so the stored text is compared and logged as it is, never parsed again.
+   */
   update<T extends StoredObject>(type: ObjectType, id: string, next: T): T {
     const row = this.row(type, id);
     if (!row) throw new Error(`store: no ${type} ${id} to update`);
-    const before = JSON.parse(row.data) as StoredObject;
-    if (JSON.stringify(before) === JSON.stringify(next)) return next;
-    this.write(type, id, row, 0, JSON.stringify(next));
-    this.log(type, id, row.customer, before, next);
+    const data = JSON.stringify(next);
+    if (data === row.data) return next;
+    this.write(type, id, row, 0, data);
+    this.log(type, id, row.customer, row.data, data);
     return next;
   }
 
@@ -240,9 +244,8 @@ export class Store {
   remove(type: ObjectType, id: string, stub: StoredObject): void {
     const row = this.row(type, id);
     if (!row) throw new Error(`store: no ${type} ${id} to delete`);
-    const before = JSON.parse(row.data) as StoredObject;
     this.write(type, id, row, 1, JSON.stringify(stub));
-    this.log(type, id, row.customer, before, null);
+    this.log(type, id, row.customer, row.data, null);
   }
 
   /** Writes an object's new state to the table; a base object is copied in with its place in the order. */
@@ -291,10 +294,11 @@ export class Store {
     return n;
   }
 
-  private log(type: ObjectType, id: string, customer: string | null, before: StoredObject | null, after: StoredObject | null): void {
+  /** before / after: the documents as stored (JSON text), null for a creation / deletion. */
+  private log(type: ObjectType, id: string, customer: string | null, before: string | null, after: string | null): void {
     this.sql.exec(
       "INSERT INTO changes (request_id, type, id, customer, before, after) VALUES (?, ?, ?, ?, ?, ?)",
-      this.requestId, type, id, customer, before ? JSON.stringify(before) : null, after ? JSON.stringify(after) : null,
+      this.requestId, type, id, customer, before, after,
     );
   }
 }
