@@ -264,6 +264,11 @@ export class World extends DurableObject {
     }));
   }
 
+  /** Whether the world is seeded and not destroyed: the cheap check before reading it (info counts everything). */
+  exists(): boolean {
+    return this.store.meta("world_id") !== null;
+  }
+
   async info(): Promise<WorldInfo | null> {
     this.flushTrace();
     const id = this.store.meta("world_id");

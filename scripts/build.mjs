@@ -27,7 +27,10 @@ if (existsSync(join(root, "src", "cli", "main.ts"))) {
     format: "esm",
     target: "node20",
     sourcemap: true,
-    packages: "external",
+    // zod and yaml are bundled: resolving and compiling zod's hundred-odd modules was most of the CLI's start-up
+    // (bench/harness-overhead.mjs pays it once per passk). miniflare and wrangler stay external: they are loaded
+    // only by the commands that start a local server, and they bring native binaries.
+    external: ["miniflare", "wrangler"],
     logLevel: "warning",
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });

@@ -10,8 +10,11 @@ import { adminError } from "./routes/admin/errors";
 import { webhooks } from "./routes/webhooks";
 import { hooksRoutes } from "./routes/admin/hooks";
 import { runsRoutes } from "./routes/admin/runs";
+import { localEncoding } from "./http/compression";
 
 export const app = new Hono<AppEnv>();
+
+app.use("*", localEncoding);
 
 app.get("/health", (c) => c.json({ ok: true, service: "worlds" }));
 

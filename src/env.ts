@@ -8,13 +8,8 @@ export interface Env {
   ARTIFACTS: R2Bucket;
   /** Admin token (`wrangler secret put WORLDS_TOKEN`; `worlds serve` and `--server auto` mint one). */
   WORLDS_TOKEN?: string;
-  /**
-   * "off" on the local server (set by `worlds serve` and `--server auto`): twin answers go out uncompressed.
-   * Miniflare compresses like Cloudflare's edge, but inside the one process that also runs every world, and on
-   * loopback that only costs CPU at both ends (a 100-invoice list ran at half the rate compressed). Unset when
-   * deployed: there the edge compresses outside the Worker, and remote agents save bandwidth.
-   */
-  TWIN_COMPRESSION?: string;
+  /** "off" on the local server (`worlds serve`, `--server auto`): answers go out uncompressed (src/http/compression.ts). */
+  COMPRESSION?: string;
 }
 
 export type AppEnv = { Bindings: Env; Variables: { requestId: string } };

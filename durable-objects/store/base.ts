@@ -4,6 +4,7 @@
 // once per isolate. A world's objects table holds only what the agent created, changed or deleted, and wins
 // over the base.
 import type { ObjectType } from "../../src/core/diff/types";
+import { BoundedLru } from "../../src/core/util/lru";
 
 export interface BaseRow {
   type: ObjectType;
@@ -48,8 +49,8 @@ export class SeedBase {
 const key = (type: string, id: string) => `${type}\u0000${id}`;
 
 export const EMPTY_BASE = new SeedBase([]);
-const MAX_CACHED = 8;
-const cache = new Map<string, SeedBase>();
+/** Weighed by the characters of the rows' JSON: a base holds its rows' text plus their index. */
+const cache = new BoundedLru<string, SeedBase>(512, 64 * 1024 * 1024);
 
 /** A base already built in this isolate, by its content key (sha256 of its chunks). */
 export function cachedBase(key: string): SeedBase | undefined {
@@ -61,8 +62,7 @@ export function baseFromChunks(key: string, chunks: readonly string[]): SeedBase
   const hit = cache.get(key);
   if (hit) return hit;
   const base = new SeedBase(chunks);
-  cache.set(key, base);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  cache.set(key, base, chunks.reduce((a, c) => a + c.length, 0));
   return base;
 }
 

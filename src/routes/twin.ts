@@ -56,10 +56,7 @@ async function forward(c: Context<AppEnv>, service: Service): Promise<Response> 
     origin: url.origin,
   };
   const stub = c.env.WORLD.getByName(worldId);
-  const res = await stub.twin(req);
-  // "identity" is the one Content-Encoding the runtime's compression step leaves alone; clients read it as none.
-  if (c.env.TWIN_COMPRESSION === "off") res.headers["content-encoding"] = "identity";
-  return toResponse(res);
+  return toResponse(await stub.twin(req));
 }
 
 /**

@@ -7,7 +7,7 @@ import { database } from "./store";
 
 export async function discardWorld(env: Env, worldId: string): Promise<void> {
   const stub = env.WORLD.getByName(worldId);
-  if (await stub.info()) await stub.destroy();
+  if (await stub.exists()) await stub.destroy();
   await database(env.DB).update(worlds).set({ deletedAt: new Date() }).where(eq(worlds.id, worldId)).run();
 }
 
@@ -15,6 +15,6 @@ export async function discardWorld(env: Env, worldId: string): Promise<void> {
 export async function worldAlive(env: Env, worldId: string): Promise<boolean> {
   const row = await database(env.DB).select({ deletedAt: worlds.deletedAt }).from(worlds).where(eq(worlds.id, worldId)).get();
   // No registry row: the world may exist without one (a crash between seeding and registering); ask it.
-  if (!row) return (await env.WORLD.getByName(worldId).info()) !== null;
+  if (!row) return env.WORLD.getByName(worldId).exists();
   return row.deletedAt === null;
 }

@@ -41,8 +41,7 @@ export async function createWorld(env: Env, seed: SeedDocument, origin: string, 
 /** Archives the world's trace to R2 (traces/<world>.jsonl), then deletes its storage and marks it deleted. */
 export async function destroyWorld(env: Env, id: string): Promise<{ trace_key: string }> {
   const stub = env.WORLD.getByName(id);
-  const info = await stub.info();
-  if (!info) throw new WorldNotFound(id);
+  if (!(await stub.exists())) throw new WorldNotFound(id);
   const traceKey = `traces/${id}.jsonl`;
   const trace = (await stub.traceRecords()).map((t) => JSON.stringify(t)).join("\n");
   await env.ARTIFACTS.put(traceKey, trace ? trace + "\n" : "", { httpMetadata: { contentType: "application/x-ndjson" }, customMetadata: { world: id } });

@@ -4,15 +4,19 @@
 import { parseSeed, seedHash, type SeedIssue } from "../core/seed/parse";
 import type { SeedDocument } from "../core/seed/schema";
 import { sha256Hex } from "../core/util/canonical";
+import { BoundedLru } from "../core/util/lru";
 import { moneyIndex, SeedConsistencyError } from "../../durable-objects/stripe/resources/money/seed-index";
 
 export type PreparedSeed = { ok: true; seed: SeedDocument; hash: string } | { ok: false; issues: SeedIssue[] };
 
-const MAX_ENTRIES = 16;
-const prepared = new Map<string, { seed: SeedDocument; hash: string }>();
+// Bounded by the seeds' JSON text; a task file's worth of per-task seeds fits many times over.
+const MAX_ENTRIES = 512;
+const MAX_CHARS = 64 * 1024 * 1024;
+const prepared = new BoundedLru<string, { seed: SeedDocument; hash: string }>(MAX_ENTRIES, MAX_CHARS);
 
 export async function prepareSeed(raw: unknown): Promise<PreparedSeed> {
-  const key = await sha256Hex(JSON.stringify(raw));
+  const text = JSON.stringify(raw);
+  const key = await sha256Hex(text);
   const hit = prepared.get(key);
   if (hit) return { ok: true, ...hit };
   const parsed = parseSeed(raw);
@@ -26,8 +30,7 @@ export async function prepareSeed(raw: unknown): Promise<PreparedSeed> {
     throw e;
   }
   const entry = { seed: parsed.seed, hash: await seedHash(parsed.seed) };
-  prepared.set(key, entry);
-  if (prepared.size > MAX_ENTRIES) prepared.delete(prepared.keys().next().value as string);
+  prepared.set(key, entry, text.length);
   return { ok: true, ...entry };
 }
 
@@ -38,13 +41,13 @@ export interface PreparedRequest {
   scenario: unknown;
 }
 
-const requests = new Map<string, PreparedRequest>();
+const requests = new BoundedLru<string, PreparedRequest>(MAX_ENTRIES, MAX_CHARS);
 
 export function preparedRequest(bodyKey: string): PreparedRequest | undefined {
   return requests.get(bodyKey);
 }
 
-export function rememberRequest(bodyKey: string, req: PreparedRequest): void {
-  requests.set(bodyKey, req);
-  if (requests.size > MAX_ENTRIES) requests.delete(requests.keys().next().value as string);
+/** bodyChars: the request body's length, the weight of what is kept for it. */
+export function rememberRequest(bodyKey: string, req: PreparedRequest, bodyChars: number): void {
+  requests.set(bodyKey, req, bodyChars);
 }

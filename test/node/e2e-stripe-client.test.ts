@@ -174,17 +174,22 @@ describe("the official stripe client against a world", () => {
     const world = await createWorld();
     const { request } = await import("node:http");
     // node:http does not decompress, so this sees exactly the bytes on the wire.
-    const { headers, body } = await new Promise<{ headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-      const req = request(`${server.url}/v1/invoices?limit=100`, { headers: { authorization: `Bearer ${world.key}`, "accept-encoding": "gzip, br" } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (text += d));
-        res.on("end", () => resolve({ headers: res.headers, body: text }));
+    const raw = (path: string, authorization: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+        const req = request(`${server.url}${path}`, { headers: { authorization, "accept-encoding": "gzip, br" } }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (d: string) => (text += d));
+          res.on("end", () => resolve({ headers: res.headers, body: text }));
+        });
+        req.on("error", reject);
+        req.end();
       });
-      req.on("error", reject);
-      req.end();
-    });
-    expect(headers["content-encoding"]).toBe("identity");
-    expect((JSON.parse(body) as { data: unknown[] }).data.length).toBeGreaterThan(10);
+    const list = await raw("/v1/invoices?limit=100", `Bearer ${world.key}`);
+    expect(list.headers["content-encoding"]).toBe("identity");
+    expect((JSON.parse(list.body) as { data: unknown[] }).data.length).toBeGreaterThan(10);
+    const diff = await raw(`/admin/worlds/${world.id}/diff`, `Bearer ${server.token}`);
+    expect(diff.headers["content-encoding"]).toBe("identity");
+    expect((JSON.parse(diff.body) as { world: string }).world).toBe(world.id);
   });
 });

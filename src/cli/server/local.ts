@@ -57,7 +57,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
   const workerOptions = await miniflareWorkerOptions(root);
   const mf = new Miniflare({
     ...workerOptions,
-    bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), WORLDS_TOKEN: token, TWIN_COMPRESSION: "off" },
+    bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), WORLDS_TOKEN: token, COMPRESSION: "off" },
     modules: true,
     scriptPath,
     // Module names are paths relative to this root; Miniflare's default (the working directory) breaks when the

@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../env";
-import type { ObjectType } from "../../core/diff/types";
+import type { ObjectType, WorldDiff } from "../../core/diff/types";
 import { gradeWorld, mergeWorlds, parseInvariant, UnknownTicket, type WorldObjects } from "../../core/grader";
 import { rubricDocument, type RubricDocument } from "../../core/rubric/schema";
 import { zodIssues } from "../../core/seed/parse";
@@ -34,9 +34,8 @@ gradeRoutes.post("/:id/grade", async (c) => {
   const rubric = loaded.rubric;
 
   const stub = c.env.WORLD.getByName(id);
-  const info = await stub.info();
-  if (!info) return adminError(c, 404, "world_not_found", `No world '${id}' on this server (it may have been deleted).`);
-  const diff = await stub.diff();
+  if (!(await stub.exists())) return adminError(c, 404, "world_not_found", `No world '${id}' on this server (it may have been deleted).`);
+  const diff: WorldDiff = await stub.diff();
   const objects: WorldObjects = {};
   for (const type of CONTEXT) objects[type] = (await stub.objects(type)) as Array<Record<string, unknown>>;
 
@@ -44,8 +43,8 @@ gradeRoutes.post("/:id/grade", async (c) => {
   try {
     const grade = gradeWorld(rubric, diff, body.value.replies, { mode, tickets: body.value.tickets, objects });
     const warnings: string[] = [];
-    if (rubric.seed.hash !== info.seed.hash)
-      warnings.push(`the rubric was built for seed ${rubric.seed.name} (${rubric.seed.hash.slice(0, 12)}), but this world runs ${info.seed.name} (${info.seed.hash.slice(0, 12)})`);
+    if (rubric.seed.hash !== diff.seed.hash)
+      warnings.push(`the rubric was built for seed ${rubric.seed.name} (${rubric.seed.hash.slice(0, 12)}), but this world runs ${diff.seed.name} (${diff.seed.hash.slice(0, 12)})`);
     return c.json({ world: id, mode, rubric: { hash: "hash" in body.value.rubric ? body.value.rubric.hash : null, seed: rubric.seed }, warnings, grade, run: mergeWorlds(rubric, [grade], mode) });
   } catch (e) {
     if (e instanceof UnknownTicket) return adminError(c, 400, "unknown_ticket", e.message);

@@ -36,7 +36,7 @@ worldsRoutes.post("/", async (c) => {
   if (!parsed.ok) return adminError(c, 400, "invalid_seed", `The seed document has ${parsed.issues.length} problem(s).`, parsed.issues);
   const scenario = resolveScenario(body.value.scenario);
   if (!scenario.ok) return adminError(c, scenario.status, scenario.code, scenario.message, scenario.issues);
-  rememberRequest(bodyKey, { seed: parsed.seed, hash: parsed.hash, scenario: scenario.scenario });
+  rememberRequest(bodyKey, { seed: parsed.seed, hash: parsed.hash, scenario: scenario.scenario }, text.length);
   const world = await createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: scenario.scenario, hash: parsed.hash });
   return c.json(world, 201);
 });
@@ -53,7 +53,7 @@ worldsRoutes.get("/:id", async (c) => {
 
 worldsRoutes.get("/:id/diff", async (c) => {
   const id = idParam(c);
-  if (!validId(id) || !(await c.env.WORLD.getByName(id).info())) return notFound(c, id);
+  if (!validId(id) || !(await c.env.WORLD.getByName(id).exists())) return notFound(c, id);
   return c.json(await c.env.WORLD.getByName(id).diff());
 });
 
@@ -62,13 +62,13 @@ worldsRoutes.get("/:id/objects", async (c) => {
   const type = c.req.query("type") ?? "";
   if (!(OBJECT_TYPES as readonly string[]).includes(type))
     return adminError(c, 400, "invalid_type", `type must be one of ${OBJECT_TYPES.join(", ")}.`);
-  if (!validId(id) || !(await c.env.WORLD.getByName(id).info())) return notFound(c, id);
+  if (!validId(id) || !(await c.env.WORLD.getByName(id).exists())) return notFound(c, id);
   return c.json({ data: await c.env.WORLD.getByName(id).objects(type as (typeof OBJECT_TYPES)[number]) });
 });
 
 worldsRoutes.get("/:id/trace", async (c) => {
   const id = idParam(c);
-  if (!validId(id) || !(await c.env.WORLD.getByName(id).info())) return notFound(c, id);
+  if (!validId(id) || !(await c.env.WORLD.getByName(id).exists())) return notFound(c, id);
   const lines = (await c.env.WORLD.getByName(id).traceRecords()).map((t) => JSON.stringify(t) + "\n").join("");
   return c.body(lines, 200, { "content-type": "application/x-ndjson" });
 });
