@@ -14,6 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const concurrency = Number(arg("--concurrency")) || availableParallelism();
 const NOOP = [process.execPath, "-e", ""];
+// An agent that mostly waits, as one calling a model does: what overlapping world set-up with agents buys.
+const WAITS = ["sleep", "0.2"];
 
 // 30 policy-free, keyed tasks on acme-small ("none": the no-op agent is graded, not refused), 2 per customer.
 const EMAILS = ["billing.northwind@example.com", "hello.bluebird@example.com", "finance.cobalt@example.com", "accounts.delta@example.com", "studio.ember@example.com", "ap.fjord@example.com", "office.garnet@example.com", "billing.iris@example.com", "bursar.juniper@example.com", "accounts.kestrel@example.com", "studio.lumen@example.com", "ops.mosaic@example.com", "founders.nimbus@example.com"];
@@ -39,20 +41,20 @@ function timed(cmd, args, env = {}) {
   });
 }
 
-async function bareSpawns(n, c) {
+async function bareSpawns(n, c, agent = NOOP) {
   const t0 = performance.now();
   let next = 0;
   await Promise.all(Array.from({ length: c }, async () => {
     while (next < n) {
       next++;
-      await timed(NOOP[0], NOOP.slice(1));
+      await timed(agent[0], agent.slice(1));
     }
   }));
   return performance.now() - t0;
 }
 
-async function passk(server, file, runs, extra = []) {
-  const r = await timed("/usr/bin/time", ["-f", "maxrss_kb=%M", process.execPath, join(root, "bin", "worlds.mjs"), "passk", "--tasks", file, "--runs", String(runs), "--concurrency", String(concurrency), "--json", ...extra, "--", ...NOOP], { WORLDS_URL: server.url, WORLDS_TOKEN: server.token });
+async function passk(server, file, runs, extra = [], agent = NOOP) {
+  const r = await timed("/usr/bin/time", ["-f", "maxrss_kb=%M", process.execPath, join(root, "bin", "worlds.mjs"), "passk", "--tasks", file, "--runs", String(runs), "--concurrency", String(concurrency), "--json", ...extra, "--", ...agent], { WORLDS_URL: server.url, WORLDS_TOKEN: server.token });
   const doc = JSON.parse(r.out);
   const rss = Number(/maxrss_kb=(\d+)/.exec(r.err)?.[1] ?? NaN);
   const episodes = doc.runs?.reduce((s, run) => s + run.worlds.length, 0) ?? 0;
@@ -71,12 +73,19 @@ try {
   console.log(`  90 bare spawns (mean of before/after)      ${fmt(bare)} ms`);
   console.log(`  passk 30 tasks x 3 runs (${run.episodes} episodes)      ${fmt(run.ms)} ms  (status ${run.status}, CLI start, compile and server calls included)`);
   console.log(`  ratio                                      ${fmt(run.ms / bare, 2)}x  (target <= 1.1)`);
+  const waitBare = ((await bareSpawns(90, concurrency, WAITS)) + (await bareSpawns(90, concurrency, WAITS))) / 2;
+  const waitRun = await passk(server, file30, 3, [], WAITS);
+  console.log(`the same with an agent that waits (\`${WAITS.join(" ")}\`)`);
+  console.log(`  90 bare spawns                             ${fmt(waitBare)} ms`);
+  console.log(`  passk 30 tasks x 3 runs                    ${fmt(waitRun.ms)} ms`);
+  console.log(`  ratio                                      ${fmt(waitRun.ms / waitBare, 2)}x`);
   if (!process.argv.includes("--skip-rss")) {
     const small = await passk(server, tasksFile(100), 1);
     const large = await passk(server, tasksFile(100), 10);
     console.log(`peak RSS of the CLI`);
     console.log(`  ${String(small.episodes).padStart(5)} episodes   ${fmt(small.rssMb)} MB  (${fmt(small.ms / 1000)} s)`);
     console.log(`  ${String(large.episodes).padStart(5)} episodes   ${fmt(large.rssMb)} MB  (${fmt(large.ms / 1000)} s)`);
+    console.log(`  ratio ${fmt(large.rssMb / small.rssMb, 2)}x for ${fmt(large.episodes / small.episodes, 0)}x the episodes (flat is 1.0x)`);
   }
 } finally {
   await server.stop();

@@ -23,6 +23,11 @@ export interface EpisodeSpec {
   keepWorld: boolean;
   signal?: AbortSignal;
   cwd?: string;
+  /**
+   * Runs the agent stage when a slot is free (passk bounds agent processes with it). The world is created
+   * before and graded and removed after, outside the slot, so the next agent never waits on the server.
+   */
+  agentSlot?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 export interface WorldView {
@@ -56,14 +61,16 @@ export async function runEpisode<G>(spec: EpisodeSpec, inspect?: (view: WorldVie
   }
   const world = out.world;
   try {
-    out.agent = await runAgent({
-      argv: spec.argv,
-      env: { ...agentEnv(world, spec.serverUrl, spec.taskJson), WORLDS_MODE: spec.mode },
-      stdin: spec.taskJson ?? "",
-      timeoutMs: spec.timeoutMs,
-      signal: spec.signal,
-      cwd: spec.cwd,
-    });
+    const agent = () =>
+      runAgent({
+        argv: spec.argv,
+        env: { ...agentEnv(world, spec.serverUrl, spec.taskJson), WORLDS_MODE: spec.mode },
+        stdin: spec.taskJson ?? "",
+        timeoutMs: spec.timeoutMs,
+        signal: spec.signal,
+        cwd: spec.cwd,
+      });
+    out.agent = await (spec.agentSlot ? spec.agentSlot(agent) : agent());
     try {
       // Read what the agent left even after an interrupt: the caller decides whether to grade it.
       const [diff, trace] = await Promise.all([spec.client.diff(world.id), spec.client.trace(world.id)]);

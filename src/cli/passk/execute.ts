@@ -49,7 +49,10 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
   const byTicket = new Map(o.plan.tasks.map((t) => [t.ticket.id, t]));
   // The whole-desk seed is the same for every shift world; build it once.
   const shiftSeed = o.plan.seed as unknown as Record<string, unknown>;
-  const limit = createLimiter(o.concurrency);
+  // --concurrency bounds agents running at once. Worlds are created ahead and graded behind them, so up to twice
+  // as many worlds exist at once and the server's work overlaps the agents' (bench/harness-overhead.mjs).
+  const agentSlot = createLimiter(o.concurrency);
+  const limit = createLimiter(o.concurrency * 2);
   const records: (EpisodeRecordInput | null)[] = new Array(jobs.length).fill(null);
   const grades: { run: number; grade: WorldGrade }[] = [];
   const kept: string[] = [];
@@ -76,6 +79,7 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
             timeoutMs: o.timeoutMs,
             keepWorld: o.keepWorlds,
             signal: o.signal,
+            agentSlot,
           },
           (view, agent) => gradeEpisode(o.plan.rubric, o.plan.objects, o.mode, job.tickets, view.diff, agent.reply),
         );
