@@ -2,9 +2,9 @@
 // against 90 bare spawns of the same command at the same concurrency in the same run (the floor: what running
 // the agent costs with no worlds at all). Then the CLI's peak RSS over 100 and 1,000 episodes (memory should
 // stay flat). Everything goes through the built CLI against one `worlds serve`, as a user would run it.
-// Usage: node bench/harness-overhead.mjs [--concurrency N] [--skip-rss]
+// Usage: node bench/harness-overhead.mjs [--concurrency N] [--skip-rss | --rss-only]
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,17 +53,27 @@ async function bareSpawns(n, c, agent = NOOP) {
   return performance.now() - t0;
 }
 
-async function passk(server, file, runs, extra = [], agent = NOOP) {
-  const r = await timed("/usr/bin/time", ["-f", "maxrss_kb=%M", process.execPath, join(root, "bin", "worlds.mjs"), "passk", "--tasks", file, "--runs", String(runs), "--concurrency", String(concurrency), "--json", ...extra, "--", ...agent], { WORLDS_URL: server.url, WORLDS_TOKEN: server.token });
-  const doc = JSON.parse(r.out);
+/**
+ * One passk through the built CLI. With memory: the CLI runs under --trace-gc (results go to a file) so the heap
+ * V8 kept after its last full collection, what the run really holds, is reported beside the peak RSS (which also
+ * counts garbage not yet collected).
+ */
+async function passk(server, file, runs, extra = [], agent = NOOP, memory = false) {
+  const jsonFile = join(dirname(file), `results-${runs}.json`);
+  const output = memory ? ["--json-file", jsonFile] : ["--json"];
+  const node = memory ? [process.execPath, "--trace-gc"] : [process.execPath];
+  const r = await timed("/usr/bin/time", ["-f", "maxrss_kb=%M", ...node, join(root, "bin", "worlds.mjs"), "passk", "--tasks", file, "--runs", String(runs), "--concurrency", String(concurrency), ...output, ...extra, "--", ...agent], { WORLDS_URL: server.url, WORLDS_TOKEN: server.token });
+  const doc = JSON.parse(memory ? readFileSync(jsonFile, "utf8") : r.out);
   const rss = Number(/maxrss_kb=(\d+)/.exec(r.err)?.[1] ?? NaN);
+  const fullGcs = [...r.out.matchAll(/Mark-Compact [\d.]+ \([\d.]+\) -> ([\d.]+) \(/g)].map((m) => Number(m[1]));
   const episodes = doc.runs?.reduce((s, run) => s + run.worlds.length, 0) ?? 0;
-  return { ms: r.ms, rssMb: rss / 1024, status: doc.status, episodes };
+  return { ms: r.ms, rssMb: rss / 1024, liveMb: fullGcs.at(-1) ?? NaN, fullGcs, status: doc.status, episodes };
 }
 
 const server = await startServer();
 try {
   const file30 = tasksFile(30);
+  if (!process.argv.includes("--rss-only")) {
   await passk(server, file30, 1); // warm the server (isolate, JIT) before measuring
   const floor = await bareSpawns(90, concurrency);
   const run = await passk(server, file30, 3);
@@ -79,13 +89,14 @@ try {
   console.log(`  90 bare spawns                             ${fmt(waitBare)} ms`);
   console.log(`  passk 30 tasks x 3 runs                    ${fmt(waitRun.ms)} ms`);
   console.log(`  ratio                                      ${fmt(waitRun.ms / waitBare, 2)}x`);
+  }
   if (!process.argv.includes("--skip-rss")) {
-    const small = await passk(server, tasksFile(100), 1);
-    const large = await passk(server, tasksFile(100), 10);
-    console.log(`peak RSS of the CLI`);
-    console.log(`  ${String(small.episodes).padStart(5)} episodes   ${fmt(small.rssMb)} MB  (${fmt(small.ms / 1000)} s)`);
-    console.log(`  ${String(large.episodes).padStart(5)} episodes   ${fmt(large.rssMb)} MB  (${fmt(large.ms / 1000)} s)`);
-    console.log(`  ratio ${fmt(large.rssMb / small.rssMb, 2)}x for ${fmt(large.episodes / small.episodes, 0)}x the episodes (flat is 1.0x)`);
+    const small = await passk(server, tasksFile(100), 1, [], NOOP, true);
+    const large = await passk(server, tasksFile(100), 10, [], NOOP, true);
+    console.log(`memory of the CLI: peak RSS, and the heap still live after the last full collection`);
+    for (const m of [small, large])
+      console.log(`  ${String(m.episodes).padStart(5)} episodes   peak RSS ${fmt(m.rssMb)} MB   live heap after each full GC: ${m.fullGcs.map((x) => fmt(x)).join(", ")} MB  (${fmt(m.ms / 1000)} s)`);
+    console.log(`  for ${fmt(large.episodes / small.episodes, 0)}x the episodes: peak RSS ${fmt(large.rssMb / small.rssMb, 2)}x; live heap at the last full GC ${fmt(large.liveMb / small.liveMb, 2)}x (flat is 1.0x)`);
   }
 } finally {
   await server.stop();

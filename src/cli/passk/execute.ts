@@ -53,8 +53,10 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
   // as many worlds exist at once and the server's work overlaps the agents' (bench/harness-overhead.mjs).
   const agentSlot = createLimiter(o.concurrency);
   const limit = createLimiter(o.concurrency * 2);
-  const records: (EpisodeRecordInput | null)[] = new Array(jobs.length).fill(null);
-  const grades: { run: number; grade: WorldGrade }[] = [];
+  // Held until the run ends, so held small: each record as its JSON text (a fifth of the object graph's size)
+  // and of each grade only the credits the budget check needs (bench/harness-overhead.mjs, memory).
+  const records: (string | null)[] = new Array(jobs.length).fill(null);
+  const credits: { run: number; credits: WorldGrade["credits"] }[] = [];
   const kept: string[] = [];
   const finished: ImportedEpisode[] = [];
   let done = 0;
@@ -86,16 +88,17 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
         if (ep.world && o.keepWorlds) kept.push(ep.world.id);
         // An episode cut short by Ctrl-C says nothing about the agent: leave it out (the results say so).
         if (ep.agent?.interrupted || (o.signal.aborted && !ep.inspected)) return;
-        records[i] = episodeRecord(job.repetition, job.tickets, o.mode, ep);
-        if (ep.inspected) grades.push({ run: job.repetition, grade: ep.inspected });
+        const record = episodeRecord(job.repetition, job.tickets, o.mode, ep);
+        records[i] = JSON.stringify(record);
+        if (ep.inspected) credits.push({ run: job.repetition, credits: ep.inspected.credits });
         const counts = trialCounts(ep.inspected);
         passed += counts.passed;
         graded += counts.graded;
         done++;
         const labels = job.tickets.map((t) => byTicket.get(t)!.ticket.label);
-        const note = episodeNote(ep.inspected, records[i]!);
+        const note = episodeNote(ep.inspected, record);
         const world = ep.world?.id ?? null;
-        finished.push({ n: job.seq, repetition: job.repetition, position: job.position, world, status: records[i]!.infra_error ? "infra_error" : "done", note, ...counts, finished_at: new Date().toISOString() });
+        finished.push({ n: job.seq, repetition: job.repetition, position: job.position, world, status: record.infra_error ? "infra_error" : "done", note, ...counts, finished_at: new Date().toISOString() });
         o.onEpisode?.({ done, total: jobs.length, passed, graded, last: { run: job.repetition, tasks: labels, world, note } });
       }),
     ),
@@ -103,8 +106,9 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
 
   const runChecks = [];
   for (let run = 1; run <= o.runs; run++) {
-    const check = budgetCheck(o.plan.rubric, grades.filter((g) => g.run === run).map((g) => g.grade.credits));
+    const check = budgetCheck(o.plan.rubric, credits.filter((g) => g.run === run).map((g) => g.credits));
     if (check) runChecks.push({ run, checks: [check] });
   }
-  return { episodes: records.filter((r): r is EpisodeRecordInput => r !== null), runChecks, expected: jobs.length, keptWorlds: kept.sort(), finished: finished.sort((a, b) => a.n - b.n) };
+  const episodes = records.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as EpisodeRecordInput);
+  return { episodes, runChecks, expected: jobs.length, keptWorlds: kept.sort(), finished: finished.sort((a, b) => a.n - b.n) };
 }
