@@ -1,13 +1,19 @@
 // Answers to reads of a world that has not changed since they were computed. A world is deterministic (fixed
 // clock, ids from counters, stable ordering), so the same read of the same state is the same bytes; agents
 // re-read lists constantly, and a 100-invoice list cost its full parse, presentation and serialisation every
-// time (bench/twin-throughput.mjs). Entries belong to one state of the world: the store's generation, which
-// every write moves, so nothing is ever served from a state the world has left.
+// time (bench/twin-throughput.mjs). An answer belongs to one state of one world instance: the key holds the
+// instance's random id and the store's generation, which every write moves, so nothing is ever served from a
+// state the world has left (nor to a later instance of the same world).
+//
+// One cache per isolate, shared by every world in it: many worlds live in one isolate (a crash test runs
+// twice its concurrency at once, a hosted run more), and its memory is bounded as a whole.
+import { BoundedLru } from "../src/core/util/lru";
 import type { TwinRequest, TwinResponse, TwinWireResponse } from "./protocol";
 
-const MAX_ENTRIES = 64;
-/** Characters of response bodies held at once; a few large lists, never the world's memory. */
-const MAX_CHARS = 8_000_000;
+/** Entries and characters across every world of the isolate (an answer counts twice: text and bytes). */
+const shared = new BoundedLru<string, Entry>(256, 24_000_000);
+/** A larger answer is not cached: it would push out many others. */
+const MAX_ANSWER_CHARS = 2_000_000;
 
 interface Entry {
   response: TwinResponse;
@@ -24,9 +30,7 @@ export interface CachedRead {
 }
 
 export class ReadCache {
-  private entries = new Map<string, Entry>();
-  private chars = 0;
-  private generation = -1;
+  private readonly instance = crypto.randomUUID();
 
   /** Only plain reads are cached: a write, or a request carrying an idempotency key, always runs. */
   static keyOf(req: TwinRequest): string | null {
@@ -35,39 +39,20 @@ export class ReadCache {
   }
 
   get(key: string, generation: number, requestId: string): CachedRead | null {
-    this.moveTo(generation);
-    const entry = this.entries.get(key);
+    const entry = shared.get(this.slot(key, generation));
     if (!entry) return null;
-    // Most recently used last, so eviction drops the least recently used.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
     return { response: entry.response, wire: withRequestId(entry.wire, entry.requestId, requestId), firstRequestId: entry.requestId };
   }
 
   put(key: string, generation: number, requestId: string, response: TwinResponse, wire: TwinWireResponse): void {
-    this.moveTo(generation);
-    if (response.body.length > MAX_CHARS / 4) return;
+    if (response.body.length > MAX_ANSWER_CHARS) return;
     // An answer naming its own request could not be replayed under another id.
     if (response.body.includes(requestId)) return;
-    this.entries.set(key, { response, wire, requestId });
-    this.chars += response.body.length;
-    for (const [k, e] of this.entries) {
-      if (this.entries.size <= MAX_ENTRIES && this.chars <= MAX_CHARS) break;
-      this.entries.delete(k);
-      this.chars -= e.response.body.length;
-    }
+    shared.set(this.slot(key, generation), { response, wire, requestId }, response.body.length + wire.body.byteLength);
   }
 
-  clear(): void {
-    this.entries.clear();
-    this.chars = 0;
-    this.generation = -1;
-  }
-
-  private moveTo(generation: number): void {
-    if (generation === this.generation) return;
-    this.clear();
-    this.generation = generation;
+  private slot(key: string, generation: number): string {
+    return `${this.instance}\u0000${generation}\u0000${key}`;
   }
 }
 

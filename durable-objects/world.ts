@@ -291,8 +291,8 @@ export class World extends DurableObject {
     const trace = this.traceRecords().map((t) => JSON.stringify(t)).join("\n");
     await this.ctx.storage.deleteAll();
     this.ctx.storage.sql.exec(WORLD_SCHEMA);
+    // The store's generation moves on reset, so no answer cached before is served again.
     this.store.reset();
-    this.readCache.clear();
     return { trace: trace ? trace + "\n" : "" };
   }
 

@@ -42,6 +42,17 @@ describe("the world's read cache", () => {
     expect(await read()).toBe(before + 500);
   });
 
+  it("never answers one world's read with another's, though the isolate's cache is shared", async () => {
+    const a = await world();
+    const b = await world();
+    const read = async (auth: Record<string, string>) => ((await (await call("/v1/charges/ch_AcmeNorthwindDup", { headers: auth })).json()) as { amount_refunded: number }).amount_refunded;
+    const untouched = await read(b.auth);
+    await call("/v1/refunds", { method: "POST", headers: { ...a.auth, "content-type": "application/x-www-form-urlencoded" }, body: "charge=ch_AcmeNorthwindDup&amount=500" });
+    expect(await read(a.auth)).toBe(untouched + 500);
+    expect(await read(b.auth)).toBe(untouched);
+    expect(await read(a.auth)).toBe(untouched + 500);
+  });
+
   it("shows a ticket's new status after a reply on the help desk", async () => {
     const { auth } = await world();
     const show = async () => ((await (await call("/api/v2/tickets/4101.json", { headers: auth })).json()) as { ticket: { status: string } }).ticket.status;
