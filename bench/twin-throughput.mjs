@@ -64,6 +64,11 @@ try {
     await load("GET /v1/customers/:id", () => ({ url: `${server.url}/v1/customers/cus_AcmeNorthwind`, init: { headers: auth } })),
     await load("GET /v1/invoices?limit=100", () => ({ url: `${server.url}/v1/invoices?limit=100`, init: { headers: auth } })),
     await load("POST /v1/refunds", () => ({ url: `${server.url}/v1/refunds`, init: { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: refundBody } })),
+    // Reference rows: what a world costs before its own logic. A wrong key is answered 401 by the world (one hop
+    // into it and back); a refund of an unknown charge fails before writing anything but its trace row (one
+    // durable commit).
+    await load("(ref) 401 from the world", () => ({ url: `${server.url}/v1/customers/cus_AcmeNorthwind`, init: { headers: { authorization: `Bearer ${world.key.slice(0, -4)}zzzz` } } })),
+    await load("(ref) POST, trace row only", () => ({ url: `${server.url}/v1/refunds`, init: { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "charge=ch_unknown&amount=1" } })),
   ];
   // The floor drifts on a shared machine: it is the mean of one measurement before the endpoints and one after.
   const after = await load("GET /health (floor)", health);
@@ -72,7 +77,7 @@ try {
   console.log(`twin throughput: ${clients} clients (${clientKind === "http" ? "node:http keep-alive" : "fetch"}), ${seconds} s per endpoint, through worlds serve (Miniflare)`);
   for (const r of rows)
     console.log(
-      `  ${r.name.padEnd(28)} ${fmt(r.rps, 0).padStart(6)} req/s (${fmt((100 * r.rps) / floor.rps, 0)}% of floor)  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms (${fmt(r.p99 / floor.p99, 2)}x floor)  errors ${r.errors}/${r.n}`,
+      `  ${r.name.padEnd(28)} ${fmt(r.rps, 0).padStart(6)} req/s (${fmt((100 * r.rps) / floor.rps, 0)}% of floor)  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms (${fmt(r.p99 / floor.p99, 2)}x floor)  ${r.name.startsWith("(ref)") ? "(expected)" : "errors"} ${r.errors}/${r.n}`,
     );
 } finally {
   await server.stop();

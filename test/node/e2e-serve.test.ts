@@ -1,6 +1,6 @@
 // `worlds serve` through the real CLI: it serves, guards the admin API with its token, keeps state in --persist
 // across restarts (migrations applied once), and stops cleanly on SIGINT/SIGTERM with no workerd left.
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -25,12 +25,16 @@ describe("worlds serve", () => {
     expect((await fetch(`${url}/admin/seeds`)).status).toBe(401);
     expect((await fetch(`${url}/admin/seeds`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     expect(groupMembers(p.pgid).length).toBeGreaterThanOrEqual(2); // node + workerd
+    // Without --persist the worlds' storage is in memory (Linux: /dev/shm), named for the server's process.
+    const scratch = () => (existsSync("/dev/shm") ? readdirSync("/dev/shm").filter((n) => n.startsWith(`worlds-scratch-${p.pgid}-`)) : []);
+    if (existsSync("/dev/shm")) expect(scratch()).toHaveLength(1);
     p.signal("SIGINT");
     const res = await p.exited;
     expect(res.code).toBe(0);
     expect(res.stderr).toContain("SIGINT received, stopping");
     expect(await waitUntil(() => groupMembers(p.pgid).length === 0)).toBe(true);
     await expect(fetch(`${url}/health`)).rejects.toThrow();
+    expect(scratch()).toEqual([]);
   });
 
   it("keeps worlds in --persist DIR across a restart on SIGTERM, with the given port and token", async () => {

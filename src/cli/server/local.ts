@@ -4,6 +4,7 @@
 // why tests run the CLI in its own process group).
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { scratchStorage } from "./scratch";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { packageRoot } from "../paths";
@@ -54,6 +55,8 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
   };
 
   const { Miniflare, Log, LogLevel } = await import("miniflare");
+  // Without --persist the worlds are thrown away on stop: keep them in memory when the machine allows.
+  const scratch = persist ? null : scratchStorage();
   const workerOptions = await miniflareWorkerOptions(root);
   const mf = new Miniflare({
     ...workerOptions,
@@ -73,10 +76,11 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     },
     // Same layout as `wrangler dev --persist-to DIR` (DIR/v3/<plugin>), so either tool can open the other's state.
     ...(persist ? { defaultPersistRoot: join(persist, "v3"), durableObjectsPersist: true, d1Persist: true, r2Persist: true, kvPersist: true, cachePersist: true } : {}),
+    ...(scratch ? { durableObjectsPersist: scratch.dir } : {}),
   } as ConstructorParameters<typeof Miniflare>[0]);
 
   let stopped: Promise<void> | null = null;
-  const stop = () => (stopped ??= mf.dispose().catch(() => undefined));
+  const stop = () => (stopped ??= mf.dispose().catch(() => undefined).then(() => scratch?.remove()));
   try {
     const ready = await mf.ready;
     const db = (await mf.getD1Database("DB")) as unknown as MigrationDb;
