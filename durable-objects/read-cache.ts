@@ -8,23 +8,24 @@
 // One cache per isolate, shared by every world in it: many worlds live in one isolate (a crash test runs
 // twice its concurrency at once, a hosted run more), and its memory is bounded as a whole.
 import { BoundedLru } from "../src/core/util/lru";
-import type { TwinRequest, TwinResponse, TwinWireResponse } from "./protocol";
+import type { TwinNote, TwinRequest, TwinResponse, TwinWireResponse } from "./protocol";
 
-/** Entries and characters across every world of the isolate (an answer counts twice: text and bytes). */
+/** Entries and bytes of answers across every world of the isolate. */
 const shared = new BoundedLru<string, Entry>(256, 24_000_000);
 /** A larger answer is not cached: it would push out many others. */
 const MAX_ANSWER_CHARS = 2_000_000;
 
 interface Entry {
-  response: TwinResponse;
   wire: TwinWireResponse;
+  note: TwinNote;
   /** The request that computed the answer: its trace row holds the body, later hits point at it. */
   requestId: string;
 }
 
 export interface CachedRead {
-  response: TwinResponse;
   wire: TwinWireResponse;
+  /** The answer's note, for its trace row. */
+  note: TwinNote;
   /** The request whose trace row holds this body. */
   firstRequestId: string;
 }
@@ -41,14 +42,14 @@ export class ReadCache {
   get(key: string, generation: number, requestId: string): CachedRead | null {
     const entry = shared.get(this.slot(key, generation));
     if (!entry) return null;
-    return { response: entry.response, wire: withRequestId(entry.wire, entry.requestId, requestId), firstRequestId: entry.requestId };
+    return { wire: withRequestId(entry.wire, entry.requestId, requestId), note: entry.note, firstRequestId: entry.requestId };
   }
 
   put(key: string, generation: number, requestId: string, response: TwinResponse, wire: TwinWireResponse): void {
     if (response.body.length > MAX_ANSWER_CHARS) return;
     // An answer naming its own request could not be replayed under another id.
     if (response.body.includes(requestId)) return;
-    shared.set(this.slot(key, generation), { response, wire, requestId }, response.body.length + wire.body.byteLength);
+    shared.set(this.slot(key, generation), { wire, note: response.note ?? null, requestId }, wire.body.byteLength);
   }
 
   private slot(key: string, generation: number): string {

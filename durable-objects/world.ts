@@ -49,6 +49,10 @@ const TRACE_FLUSH_MS = 250;
 const ROLLBACK = Symbol("rollback");
 const utf8 = new TextEncoder();
 
+function traceRow(req: TwinRequest, res: Pick<TwinResponse, "status" | "body" | "note" | "replayed">, responseOf: string | null): TraceRow {
+  return [req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, res.body, res.replayed ? 1 : 0, res.note ?? null, responseOf];
+}
+
 function toWire(res: TwinResponse): TwinWireResponse {
   return { status: res.status, headers: res.headers, body: utf8.encode(res.body) };
 }
@@ -154,8 +158,8 @@ export class World extends DurableObject {
     const generation = this.store.generation;
     const hit = cacheKey === null ? null : this.readCache.get(cacheKey, generation, req.requestId);
     if (hit) {
-      const res = hit.response;
-      this.recordTrace([req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, "", 0, res.note ?? null, hit.firstRequestId], true);
+      // The body is the first answer's; the row points at it rather than storing it again.
+      this.recordTrace(traceRow(req, { status: hit.wire.status, body: "", note: hit.note }, hit.firstRequestId), true);
       return hit.wire;
     }
     this.store.beginRequest(req.requestId);
@@ -169,7 +173,7 @@ export class World extends DurableObject {
     });
     const wire = toWire(res);
     if (cacheKey !== null && this.store.generation === generation) this.readCache.put(cacheKey, generation, req.requestId, res, wire);
-    this.recordTrace([req.requestId, req.service, req.method, req.path, req.query, req.body, res.status, res.body, res.replayed ? 1 : 0, res.note ?? null, null], req.method === "GET" && scenario === null);
+    this.recordTrace(traceRow(req, res, null), req.method === "GET" && scenario === null);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return wire;
   }

@@ -9,7 +9,6 @@ export interface SeedSnapshot {
   /** The content key of the chunks: the base's R2 object is bases/<key>.json. */
   baseKey: string;
   objects: number;
-  chars: number;
 }
 
 const snapshots = new BoundedLru<string, SeedSnapshot>(512, 64 * 1024 * 1024);
@@ -18,7 +17,6 @@ export function cachedSeed(seedHash: string): SeedSnapshot | null {
   return snapshots.get(seedHash) ?? null;
 }
 
-export function rememberSeed(seedHash: string, snapshot: Omit<SeedSnapshot, "chars">): void {
-  const chars = snapshot.chunks.reduce((a, c) => a + c.length, 0);
-  snapshots.set(seedHash, { ...snapshot, chars }, chars);
+export function rememberSeed(seedHash: string, snapshot: SeedSnapshot): void {
+  snapshots.set(seedHash, snapshot, snapshot.chunks.reduce((a, c) => a + c.length, 0));
 }

@@ -7,6 +7,7 @@ import { unauthorized } from "../../durable-objects/unauthorized";
 import { readBodyLimited, TWIN_BODY_LIMIT } from "../http/limits";
 import { newRequestId, worldIdFromKey } from "../http/ids";
 import { sha256Hex } from "../core/util/canonical";
+import { BoundedLru } from "../core/util/lru";
 import { tooLarge } from "./twin-errors";
 
 export const twin = new Hono<AppEnv>();
@@ -61,17 +62,15 @@ async function forward(c: Context<AppEnv>, service: Service): Promise<Response> 
 
 /**
  * A key's SHA-256, remembered per isolate: an agent sends the same key on every call, and hashing it cost a
- * few percent of a read. Bounded, oldest dropped first; a hash is no secret the world does not already hold.
+ * few percent of a read. Bounded, least recently used dropped first; a hash is no secret the world does not already hold.
  */
-const keyHashes = new Map<string, string>();
-const MAX_KEY_HASHES = 1024;
+const keyHashes = new BoundedLru<string, string>(1024);
 
 async function keyHashOf(key: string): Promise<string> {
   const known = keyHashes.get(key);
   if (known !== undefined) return known;
   const hash = await sha256Hex(key);
   keyHashes.set(key, hash);
-  if (keyHashes.size > MAX_KEY_HASHES) keyHashes.delete(keyHashes.keys().next().value as string);
   return hash;
 }
 

@@ -30,4 +30,12 @@ describe("BoundedLru", () => {
     lru.set("b", 3, 2);
     expect([lru.get("a"), lru.get("b"), lru.size]).toEqual([2, 3, 2]);
   });
+
+  it("without a weight budget, only the entry bound applies", () => {
+    const lru = new BoundedLru<string, number>(2);
+    lru.set("a", 1);
+    lru.set("b", 2);
+    lru.set("c", 3);
+    expect([lru.get("a"), lru.get("b"), lru.get("c")]).toEqual([undefined, 2, 3]);
+  });
 });

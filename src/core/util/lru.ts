@@ -7,7 +7,7 @@ export class BoundedLru<K, V> {
 
   constructor(
     private readonly maxEntries: number,
-    private readonly maxWeight: number,
+    private readonly maxWeight = Number.POSITIVE_INFINITY,
   ) {}
 
   get(key: K): V | undefined {
