@@ -32,6 +32,12 @@ export interface WorldInit {
   scenario?: unknown;
 }
 
+/** What a world held when it ended (see World.end). */
+export interface WorldEnd {
+  diff?: WorldDiff;
+  trace: TraceRecord[];
+}
+
 export interface WorldInfo {
   id: string;
   seed: { name: string; hash: string };
@@ -148,7 +154,7 @@ export class World extends DurableObject {
 
   async twin(req: TwinRequest): Promise<TwinWireResponse> {
     const worldId = this.store.meta("world_id");
-    if (!worldId || this.store.meta("key_hash") !== req.keyHash) return toWire(unauthorized(req.service));
+    if (!worldId || this.closing || this.store.meta("key_hash") !== req.keyHash) return toWire(unauthorized(req.service));
     if (!this.store.hasBase()) await this.ensureBase();
     const transact = <T>(fn: () => T): T => this.transact(fn);
     const scenario = this.scenario();
@@ -290,14 +296,46 @@ export class World extends DurableObject {
     };
   }
 
-  /** Deletes everything the world holds; returns the trace as JSON lines so the caller can archive it first. */
-  async destroy(): Promise<{ trace: string }> {
-    const trace = this.traceRecords().map((t) => JSON.stringify(t)).join("\n");
+  /**
+   * The end of a world in one call: what it held (the trace, and the diff when asked), archived to R2 under
+   * `archiveKey` before its storage is deleted, so nothing is lost if the archive fails. An episode needed
+   * exists + diff + trace + archive + delete, four admin round trips and five calls into the world
+   * (bench/harness-overhead.mjs). Agent requests arriving while it closes are refused like a wrong key: none
+   * can slip in between the archive and the delete. Returns null when there is no such world.
+   */
+  async end(opts: { archiveKey: string; diff: boolean }): Promise<WorldEnd | null> {
+    if (!this.exists() || this.closing) return null;
+    this.closing = true;
+    try {
+      const diff = opts.diff ? await this.diff() : null;
+      const trace = this.traceRecords();
+      const lines = trace.map((t) => JSON.stringify(t) + "\n").join("");
+      await (this.env as Env).ARTIFACTS.put(opts.archiveKey, lines, { httpMetadata: { contentType: "application/x-ndjson" }, customMetadata: { world: this.store.meta("world_id")! } });
+      await this.wipe();
+      return diff ? { diff, trace } : { trace };
+    } finally {
+      this.closing = false;
+    }
+  }
+
+  /** Deletes everything the world holds, without archiving (hosted runs archive the trace under the run). */
+  async destroy(): Promise<void> {
+    await this.wipe();
+  }
+
+  private closing = false;
+
+  private async wipe(): Promise<void> {
+    // Trace rows still buffered belong to a world that is going away.
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.traceBuffer = [];
     await this.ctx.storage.deleteAll();
+    // The tables again, empty: a later request for this id finds no world rather than a missing table.
     this.ctx.storage.sql.exec(WORLD_SCHEMA);
     // The store's generation moves on reset, so no answer cached before is served again.
     this.store.reset();
-    return { trace: trace ? trace + "\n" : "" };
+    this.scenarioDoc = undefined;
   }
 
   private requireSeeded(): void {

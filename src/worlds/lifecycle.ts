@@ -8,6 +8,9 @@ import { seedHash } from "../core/seed/parse";
 import { sha256Hex } from "../core/util/canonical";
 import { newWorldId, newWorldKey } from "../http/ids";
 import { requireScenario } from "../scenarios/resolve";
+import type { WorldDiff } from "../core/diff/types";
+import type { TraceRecord } from "../../durable-objects/protocol";
+import type { WorldEnd } from "../../durable-objects/world";
 
 export interface CreatedWorld {
   id: string;
@@ -38,16 +41,22 @@ export async function createWorld(env: Env, seed: SeedDocument, origin: string, 
   return { id, key, seed: { name: seed.name, hash }, objects, ...worldEndpoints(origin) };
 }
 
+export interface DestroyedWorld {
+  trace_key: string;
+  /** Every request the agent made, as archived. */
+  trace: TraceRecord[];
+  /** The world's final diff, when asked for (one call instead of a diff request before the delete). */
+  diff: WorldDiff | null;
+}
+
 /** Archives the world's trace to R2 (traces/<world>.jsonl), then deletes its storage and marks it deleted. */
-export async function destroyWorld(env: Env, id: string): Promise<{ trace_key: string }> {
-  const stub = env.WORLD.getByName(id);
-  if (!(await stub.exists())) throw new WorldNotFound(id);
+export async function destroyWorld(env: Env, id: string, opts: { diff?: boolean } = {}): Promise<DestroyedWorld> {
   const traceKey = `traces/${id}.jsonl`;
-  const trace = (await stub.traceRecords()).map((t) => JSON.stringify(t)).join("\n");
-  await env.ARTIFACTS.put(traceKey, trace ? trace + "\n" : "", { httpMetadata: { contentType: "application/x-ndjson" }, customMetadata: { world: id } });
-  await stub.destroy();
+  // Cast: the RPC stub's types cannot express the diff's free-form documents (`unknown` fields) and make it never.
+  const closed = (await env.WORLD.getByName(id).end({ archiveKey: traceKey, diff: opts.diff ?? false })) as WorldEnd | null;
+  if (!closed) throw new WorldNotFound(id);
   await drizzle(env.DB).update(worlds).set({ deletedAt: new Date() }).where(eq(worlds.id, id));
-  return { trace_key: traceKey };
+  return { trace_key: traceKey, trace: closed.trace, diff: closed.diff ?? null };
 }
 
 export class WorldNotFound extends Error {

@@ -1,5 +1,5 @@
-// One episode: create a world, run the agent against it, look at what it left (the caller's `inspect` grades
-// it while the world still exists), then destroy the world. Every stage's failure is recorded on the episode
+// One episode: create a world, run the agent against it, then read what it left and destroy the world in one call
+// (`inspect` grades what was read; a kept world is read and left standing). Every stage's failure is recorded on the episode
 // rather than thrown, so one broken world never takes the run down with it.
 import type { WorldDiff } from "../../core/diff/types";
 import type { TraceRecord } from "../../../durable-objects/protocol";
@@ -71,23 +71,44 @@ export async function runEpisode<G>(spec: EpisodeSpec, inspect?: (view: WorldVie
         cwd: spec.cwd,
       });
     out.agent = await (spec.agentSlot ? spec.agentSlot(agent) : agent());
-    try {
-      // Read what the agent left even after an interrupt: the caller decides whether to grade it.
-      const [diff, trace] = await Promise.all([spec.client.diff(world.id), spec.client.trace(world.id)]);
-      out.diff = diff;
-      out.trace = trace;
-      out.traffic = summarizeTraffic(trace);
-      if (inspect && !spec.signal?.aborted) out.inspected = await inspect({ world, diff, trace }, out.agent);
-    } catch (e) {
-      out.inspect_error = e as Error;
+    // Read what the agent left even after an interrupt: the caller decides whether to grade it.
+    if (spec.keepWorld) {
+      try {
+        const [diff, trace] = await Promise.all([spec.client.diff(world.id), spec.client.trace(world.id)]);
+        out.diff = diff;
+        out.trace = trace;
+      } catch (e) {
+        out.inspect_error = e as Error;
+      }
+    } else {
+      // One round trip reads the world's end and deletes it (the server archives the trace before deleting).
+      try {
+        const ended = await spec.client.endWorld(world.id);
+        out.destroyed = true;
+        out.diff = ended.diff;
+        out.trace = ended.trace;
+      } catch (e) {
+        out.inspect_error = e as Error; // the world may still stand: the plain delete below removes it
+      }
+    }
+    if (out.diff && out.trace) {
+      out.traffic = summarizeTraffic(out.trace);
+      try {
+        if (inspect && !spec.signal?.aborted) out.inspected = await inspect({ world, diff: out.diff, trace: out.trace }, out.agent);
+      } catch (e) {
+        out.inspect_error = e as Error;
+      }
     }
   } finally {
-    if (!spec.keepWorld) {
+    // The agent stage threw, or reading the world's end failed: remove the world all the same.
+    if (!spec.keepWorld && !out.destroyed) {
       try {
         await spec.client.deleteWorld(world.id);
         out.destroyed = true;
       } catch (e) {
-        out.destroy_error = e as Error;
+        // Already gone (the end call deleted it before failing to answer) is what was wanted.
+        if (e instanceof ServerError && e.kind === "not_found") out.destroyed = true;
+        else out.destroy_error = e as Error;
       }
     }
   }
