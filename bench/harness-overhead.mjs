@@ -62,12 +62,16 @@ async function passk(server, file, runs, extra = [], agent = NOOP, memory = fals
   const jsonFile = join(dirname(file), `results-${runs}.json`);
   const output = memory ? ["--json-file", jsonFile] : ["--json"];
   const node = memory ? [process.execPath, "--trace-gc"] : [process.execPath];
-  const r = await timed("/usr/bin/time", ["-f", "maxrss_kb=%M", ...node, join(root, "bin", "worlds.mjs"), "passk", "--tasks", file, "--runs", String(runs), "--concurrency", String(concurrency), ...output, ...extra, "--", ...agent], { WORLDS_URL: server.url, WORLDS_TOKEN: server.token });
+  const server0 = server.cpuMs();
+  const r = await timed("/usr/bin/time", ["-f", "maxrss_kb=%M cpu_s=%U+%S", ...node, join(root, "bin", "worlds.mjs"), "passk", "--tasks", file, "--runs", String(runs), "--concurrency", String(concurrency), ...output, ...extra, "--", ...agent], { WORLDS_URL: server.url, WORLDS_TOKEN: server.token });
   const doc = JSON.parse(memory ? readFileSync(jsonFile, "utf8") : r.out);
   const rss = Number(/maxrss_kb=(\d+)/.exec(r.err)?.[1] ?? NaN);
+  const cpu = /cpu_s=([\d.]+)\+([\d.]+)/.exec(r.err);
+  const cliCpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN;
+  const serverCpuMs = server0 === null ? NaN : server.cpuMs() - server0;
   const fullGcs = [...r.out.matchAll(/Mark-Compact [\d.]+ \([\d.]+\) -> ([\d.]+) \(/g)].map((m) => Number(m[1]));
   const episodes = doc.runs?.reduce((s, run) => s + run.worlds.length, 0) ?? 0;
-  return { ms: r.ms, rssMb: rss / 1024, liveMb: fullGcs.at(-1) ?? NaN, fullGcs, status: doc.status, episodes };
+  return { ms: r.ms, rssMb: rss / 1024, liveMb: fullGcs.at(-1) ?? NaN, fullGcs, status: doc.status, episodes, cliCpuMs, serverCpuMs };
 }
 
 const server = await startServer();
@@ -83,6 +87,12 @@ try {
   console.log(`  90 bare spawns (mean of before/after)      ${fmt(bare)} ms`);
   console.log(`  passk 30 tasks x 3 runs (${run.episodes} episodes)      ${fmt(run.ms)} ms  (status ${run.status}, CLI start, compile and server calls included)`);
   console.log(`  ratio                                      ${fmt(run.ms / bare, 2)}x  (target <= 1.1)`);
+  // What the harness itself costs: an agent that exits at once (`true`, no Node start), with where the CPU went.
+  // On two cores a CPU-bound agent competes for every millisecond of it.
+  const alone = await passk(server, file30, 3, [], ["true"]);
+  console.log(`the harness alone (agent \`true\`, which exits at once)`);
+  console.log(`  passk 30 tasks x 3 runs                    ${fmt(alone.ms)} ms wall, ${fmt(alone.ms / alone.episodes)} ms an episode`);
+  console.log(`  CPU per episode                            CLI ${fmt(alone.cliCpuMs / alone.episodes)} ms (start-up and compile included), server ${fmt(alone.serverCpuMs / alone.episodes)} ms`);
   const waitBare = ((await bareSpawns(90, concurrency, WAITS)) + (await bareSpawns(90, concurrency, WAITS))) / 2;
   const waitRun = await passk(server, file30, 3, [], WAITS);
   console.log(`the same with an agent that waits (\`${WAITS.join(" ")}\`)`);

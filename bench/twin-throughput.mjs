@@ -1,11 +1,12 @@
 // Twin throughput with 8 concurrent clients through `worlds serve` (what users run): GET /v1/customers/:id,
 // GET /v1/invoices?limit=100 and POST /v1/refunds, each as a ratio to GET /health on the same server in the same
-// run (the runtime's floor). Usage: node bench/twin-throughput.mjs [--seconds S] [--clients N] [--client http|fetch]
+// run (the runtime's floor). Usage: node bench/twin-throughput.mjs [--seconds S] [--rounds R] [--clients N] [--client http|fetch]
 import http from "node:http";
 import { startServer, percentile, fmt } from "./lib/server.mjs";
 
 const arg = (name, dflt) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt);
-const seconds = arg("--seconds", 5);
+const seconds = arg("--seconds", 4);
+const rounds = arg("--rounds", 3);
 const clients = arg("--clients", 8);
 const clientKind = process.argv.includes("--client") ? process.argv[process.argv.indexOf("--client") + 1] : "http";
 if (!["http", "fetch"].includes(clientKind)) throw new Error("--client is http or fetch");
@@ -59,26 +60,48 @@ try {
   const refundBody = new URLSearchParams({ charge: "ch_AcmeCobalt2604", amount: "1" }).toString();
   await load("warm-up", () => ({ url: `${server.url}/health` }));
   const health = () => ({ url: `${server.url}/health` });
-  const before = await load("GET /health (floor)", health);
-  const measured = [
-    await load("GET /v1/customers/:id", () => ({ url: `${server.url}/v1/customers/cus_AcmeNorthwind`, init: { headers: auth } })),
-    await load("GET /v1/invoices?limit=100", () => ({ url: `${server.url}/v1/invoices?limit=100`, init: { headers: auth } })),
-    await load("POST /v1/refunds", () => ({ url: `${server.url}/v1/refunds`, init: { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: refundBody } })),
+  const endpoints = [
+    ["GET /v1/customers/:id", () => ({ url: `${server.url}/v1/customers/cus_AcmeNorthwind`, init: { headers: auth } })],
+    ["GET /v1/invoices?limit=100", () => ({ url: `${server.url}/v1/invoices?limit=100`, init: { headers: auth } })],
+    ["POST /v1/refunds", () => ({ url: `${server.url}/v1/refunds`, init: { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: refundBody } })],
     // Reference rows: what a world costs before its own logic. A wrong key is answered 401 by the world (one hop
     // into it and back); a refund of an unknown charge fails before writing anything but its trace row (one
     // durable commit).
-    await load("(ref) 401 from the world", () => ({ url: `${server.url}/v1/customers/cus_AcmeNorthwind`, init: { headers: { authorization: `Bearer ${world.key.slice(0, -4)}zzzz` } } })),
-    await load("(ref) POST, trace row only", () => ({ url: `${server.url}/v1/refunds`, init: { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "charge=ch_unknown&amount=1" } })),
+    ["(ref) 401 from the world", () => ({ url: `${server.url}/v1/customers/cus_AcmeNorthwind`, init: { headers: { authorization: `Bearer ${world.key.slice(0, -4)}zzzz` } } })],
+    ["(ref) POST, trace row only", () => ({ url: `${server.url}/v1/refunds`, init: { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "charge=ch_unknown&amount=1" } })],
   ];
-  // The floor drifts on a shared machine: it is the mean of one measurement before the endpoints and one after.
-  const after = await load("GET /health (floor)", health);
-  const floor = { name: before.name, rps: (before.rps + after.rps) / 2, p50: (before.p50 + after.p50) / 2, p99: (before.p99 + after.p99) / 2, errors: before.errors + after.errors, n: before.n + after.n };
-  const rows = [floor, ...measured];
-  console.log(`twin throughput: ${clients} clients (${clientKind === "http" ? "node:http keep-alive" : "fetch"}), ${seconds} s per endpoint, through worlds serve (Miniflare)`);
-  for (const r of rows)
+  // The floor drifts on a shared machine (neighbours, frequency): each endpoint is measured between two floor
+  // measurements and compared with their mean, and the whole sequence runs --rounds times; the table shows the
+  // median round of each row, and the range over rounds.
+  const perRound = [];
+  for (let round = 0; round < rounds; round++) {
+    let floorBefore = await load("GET /health (floor)", health);
+    const rows = [];
+    for (const [name, make] of endpoints) {
+      const r = await load(name, make);
+      const floorAfter = await load("GET /health (floor)", health);
+      const floor = { rps: (floorBefore.rps + floorAfter.rps) / 2, p99: (floorBefore.p99 + floorAfter.p99) / 2 };
+      rows.push({ ...r, share: r.rps / floor.rps, p99x: r.p99 / floor.p99, floor });
+      floorBefore = floorAfter;
+    }
+    perRound.push(rows);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const range = (xs) => (xs.length > 1 ? ` [${fmt(Math.min(...xs) * 100, 0)}-${fmt(Math.max(...xs) * 100, 0)}%]` : "");
+  const rangeX = (xs) => (xs.length > 1 ? ` [${fmt(Math.min(...xs), 2)}-${fmt(Math.max(...xs), 2)}x]` : "");
+  const floors = perRound.flatMap((rows) => rows.map((r) => r.floor));
+  console.log(`twin throughput: ${clients} clients (${clientKind === "http" ? "node:http keep-alive" : "fetch"}), ${seconds} s per measurement, ${rounds} round(s), through worlds serve (Miniflare)`);
+  console.log(`  ${"GET /health (floor)".padEnd(28)} ${fmt(median(floors.map((f) => f.rps)), 0).padStart(6)} req/s (median)             p99 ${fmt(median(floors.map((f) => f.p99)))} ms`);
+  endpoints.forEach(([name], i) => {
+    const rows = perRound.map((round) => round[i]);
+    const shares = rows.map((r) => r.share);
+    const p99s = rows.map((r) => r.p99x);
+    const errors = rows.reduce((n, r) => n + r.errors, 0);
+    const n = rows.reduce((k, r) => k + r.n, 0);
     console.log(
-      `  ${r.name.padEnd(28)} ${fmt(r.rps, 0).padStart(6)} req/s (${fmt((100 * r.rps) / floor.rps, 0)}% of floor)  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms (${fmt(r.p99 / floor.p99, 2)}x floor)  ${r.name.startsWith("(ref)") ? "(expected)" : "errors"} ${r.errors}/${r.n}`,
+      `  ${name.padEnd(28)} ${fmt(median(rows.map((r) => r.rps)), 0).padStart(6)} req/s ${fmt(median(shares) * 100, 0)}% of floor${range(shares)}  p50 ${fmt(median(rows.map((r) => r.p50)))} ms  p99 ${fmt(median(rows.map((r) => r.p99)))} ms = ${fmt(median(p99s), 2)}x floor's${rangeX(p99s)}  ${name.startsWith("(ref)") ? "(expected)" : "errors"} ${errors}/${n}`,
     );
+  });
 } finally {
   await server.stop();
 }

@@ -1,6 +1,7 @@
 // Starts `worlds serve` exactly as a user would (the built CLI, Miniflare inside), in its own process group so
 // the benchmark can always stop it, and returns its URL and token.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -28,6 +29,8 @@ export async function startServer() {
   });
   return {
     ...ready,
+    /** CPU time (ms) used so far by the server: its Node process and the workerd it runs (Linux; null elsewhere). */
+    cpuMs: () => treeCpuMs(child.pid),
     async stop() {
       stop();
       await new Promise((r) => (child.exitCode !== null ? r() : child.on("exit", r)));
@@ -41,3 +44,31 @@ export function percentile(sorted, p) {
 }
 
 export const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : "n/a");
+
+let ticksPerSecond = null;
+
+/** User + system CPU of a process and all its descendants, in ms, from /proc (null where there is no /proc). */
+export function treeCpuMs(rootPid) {
+  try {
+    ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    const stats = new Map();
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        // Fields after the command name (which may hold spaces): state ppid ... utime(12) stime(13).
+        const f = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1].split(" ");
+        stats.set(Number(name), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      } catch {}
+    }
+    let ticks = 0;
+    const tree = new Set([rootPid]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, s] of stats) if (!tree.has(pid) && tree.has(s.ppid)) tree.add(pid), (grew = true);
+    }
+    for (const pid of tree) ticks += stats.get(pid)?.ticks ?? 0;
+    return (ticks * 1000) / ticksPerSecond;
+  } catch {
+    return null;
+  }
+}
