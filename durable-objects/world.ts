@@ -34,7 +34,8 @@ export interface WorldInit {
 
 /** What a world held when it ended (see World.end). */
 export interface WorldEnd {
-  diff?: WorldDiff;
+  /** Null unless asked for. */
+  diff: WorldDiff | null;
   trace: TraceRecord[];
 }
 
@@ -312,15 +313,20 @@ export class World extends DurableObject {
       const lines = trace.map((t) => JSON.stringify(t) + "\n").join("");
       await (this.env as Env).ARTIFACTS.put(opts.archiveKey, lines, { httpMetadata: { contentType: "application/x-ndjson" }, customMetadata: { world: this.store.meta("world_id")! } });
       await this.wipe();
-      return diff ? { diff, trace } : { trace };
+      return { diff, trace };
     } finally {
       this.closing = false;
     }
   }
 
-  /** Deletes everything the world holds, without archiving (hosted runs archive the trace under the run). */
-  async destroy(): Promise<void> {
+  /**
+   * Deletes everything the world holds, without archiving (hosted runs archive the trace under the run).
+   * Answers whether there was a world, so a caller needs no exists() call first.
+   */
+  async destroy(): Promise<boolean> {
+    if (!this.exists()) return false;
     await this.wipe();
+    return true;
   }
 
   private closing = false;

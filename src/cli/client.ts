@@ -128,6 +128,12 @@ export class AdminClient {
     return records;
   }
 
+  /** A world's diff and trace as they stand, the world left as it is. */
+  async contents(id: string): Promise<{ diff: WorldDiff; trace: TraceRecord[] }> {
+    const [diff, trace] = await Promise.all([this.diff(id), this.trace(id)]);
+    return { diff, trace };
+  }
+
   /**
    * Deletes a world and answers what it held at its end (diff and trace) in one round trip. A server from
    * before `POST /admin/worlds/:id/end` answers its route 404: then the three calls it replaces.
@@ -138,9 +144,9 @@ export class AdminClient {
       ended = await this.json("POST", `/admin/worlds/${encodeURIComponent(id)}/end`, endedSchema);
     } catch (e) {
       if (!(e instanceof ServerError && e.kind === "not_found" && e.code === "not_found")) throw e;
-      const [diff, trace] = await Promise.all([this.diff(id), this.trace(id)]);
+      const contents = await this.contents(id);
       await this.deleteWorld(id);
-      return { diff, trace };
+      return contents;
     }
     return { diff: ended.diff as unknown as WorldDiff, trace: ended.trace_records.map((t, i) => checkTraceRecord(id, t, `record ${i + 1}`)) };
   }

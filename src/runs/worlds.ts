@@ -6,8 +6,7 @@ import { worlds } from "../db/schema";
 import { database } from "./store";
 
 export async function discardWorld(env: Env, worldId: string): Promise<void> {
-  const stub = env.WORLD.getByName(worldId);
-  if (await stub.exists()) await stub.destroy();
+  await env.WORLD.getByName(worldId).destroy(); // a no-op for a world already gone
   await database(env.DB).update(worlds).set({ deletedAt: new Date() }).where(eq(worlds.id, worldId)).run();
 }
 

@@ -56,7 +56,7 @@ export async function destroyWorld(env: Env, id: string, opts: { diff?: boolean 
   const closed = (await env.WORLD.getByName(id).end({ archiveKey: traceKey, diff: opts.diff ?? false })) as WorldEnd | null;
   if (!closed) throw new WorldNotFound(id);
   await drizzle(env.DB).update(worlds).set({ deletedAt: new Date() }).where(eq(worlds.id, id));
-  return { trace_key: traceKey, trace: closed.trace, diff: closed.diff ?? null };
+  return { trace_key: traceKey, trace: closed.trace, diff: closed.diff };
 }
 
 export class WorldNotFound extends Error {

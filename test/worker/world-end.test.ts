@@ -92,4 +92,14 @@ describe("ending a world", () => {
       expect(await instance.end({ archiveKey: "x", diff: false })).toBeNull();
     });
   });
+
+  it("destroys without archiving, answering whether there was a world", async () => {
+    const w = await world();
+    await runInDurableObject(env.WORLD.getByName(w.id), async (instance: World) => {
+      expect(await instance.destroy()).toBe(true);
+      expect(instance.exists()).toBe(false);
+      expect(await instance.destroy()).toBe(false);
+    });
+    expect(await env.ARTIFACTS.head(`traces/${w.id}.jsonl`)).toBeNull();
+  });
 });

@@ -71,25 +71,15 @@ export async function runEpisode<G>(spec: EpisodeSpec, inspect?: (view: WorldVie
         cwd: spec.cwd,
       });
     out.agent = await (spec.agentSlot ? spec.agentSlot(agent) : agent());
-    // Read what the agent left even after an interrupt: the caller decides whether to grade it.
-    if (spec.keepWorld) {
-      try {
-        const [diff, trace] = await Promise.all([spec.client.diff(world.id), spec.client.trace(world.id)]);
-        out.diff = diff;
-        out.trace = trace;
-      } catch (e) {
-        out.inspect_error = e as Error;
-      }
-    } else {
-      // One round trip reads the world's end and deletes it (the server archives the trace before deleting).
-      try {
-        const ended = await spec.client.endWorld(world.id);
-        out.destroyed = true;
-        out.diff = ended.diff;
-        out.trace = ended.trace;
-      } catch (e) {
-        out.inspect_error = e as Error; // the world may still stand: the plain delete below removes it
-      }
+    // Read what the agent left even after an interrupt: the caller decides whether to grade it. Unless kept, one
+    // round trip reads the world's end and deletes it (the server archives the trace before deleting).
+    try {
+      const read = spec.keepWorld ? await spec.client.contents(world.id) : await spec.client.endWorld(world.id);
+      out.destroyed = !spec.keepWorld;
+      out.diff = read.diff;
+      out.trace = read.trace;
+    } catch (e) {
+      out.inspect_error = e as Error; // a world not kept may still stand: the plain delete below removes it
     }
     if (out.diff && out.trace) {
       out.traffic = summarizeTraffic(out.trace);
