@@ -34,6 +34,8 @@ export default defineConfig(async () => {
             name: "node",
             environment: "node",
             include: ["test/node/**/*.test.ts", "src/core/**/*.test.ts", "src/cli/**/*.test.ts"],
+            // Brings the browser the report checks need (or stops at once with the fix), before any test runs.
+            globalSetup: ["./test/node/global-setup.ts"],
             testTimeout: 60_000,
             hookTimeout: 120_000,
           },

@@ -1,35 +1,22 @@
 // Renders the HTML report in a real browser (Debian's chromium through playwright-core), as a user opening the
 // file would: the crash-test block leads, the pass^k SVG draws, agent text stays text, and nothing is fetched.
-import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/core/report/html";
 import { buildResults } from "../../src/core/results/build";
 import { syntheticInput } from "../../src/core/results/synthetic.fixture";
-
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { launchBrowser } from "./helpers/browser";
 
 let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's package (apt-get update && apt-get install -y chromium)`);
   dir = await mkdtemp(join(tmpdir(), "worlds-report-"));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {

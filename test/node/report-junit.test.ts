@@ -1,11 +1,11 @@
 // The JUnit file must be well-formed XML even when replies carry control characters: parse it with a real XML
 // parser (Chromium's DOMParser) and read it back the way a CI dashboard would.
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { renderJunit } from "../../src/core/report/junit";
 import { buildResults } from "../../src/core/results/build";
 import { syntheticInput } from "../../src/core/results/synthetic.fixture";
+import { launchBrowser } from "./helpers/browser";
 
 // The callback below runs in the page; tsconfig has no DOM lib, so name the little of it used here.
 interface XmlNode {
@@ -18,11 +18,7 @@ declare const DOMParser: new () => { parseFromString(text: string, type: string)
 
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync("/usr/bin/chromium")) throw new Error("/usr/bin/chromium is missing: apt-get update && apt-get install -y chromium");
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
