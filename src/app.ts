@@ -11,15 +11,23 @@ import { webhooks } from "./routes/webhooks";
 import { hooksRoutes } from "./routes/admin/hooks";
 import { runsRoutes } from "./routes/admin/runs";
 import { localEncoding } from "./http/compression";
+import { notReadyMessage, pendingMigrations } from "./db/ready";
+import { requireReady } from "./routes/ready";
 
 export const app = new Hono<AppEnv>();
 
 app.use("*", localEncoding);
 
-app.get("/health", (c) => c.json({ ok: true, service: "worlds" }));
+// Health means ready: 200 only once the server can create worlds and runs (its D1 schema is in place).
+app.get("/health", async (c) => {
+  const pending = await pendingMigrations(c.env.DB);
+  if (pending.length > 0) return c.json({ ok: false, service: "worlds", ready: false, message: notReadyMessage(pending), pending_migrations: pending }, 503, { "retry-after": "1" });
+  return c.json({ ok: true, service: "worlds" });
+});
 
+app.use("/webhooks/*", requireReady);
 app.route("/webhooks", webhooks);
-app.use("/admin/*", requireToken);
+app.use("/admin/*", requireToken, requireReady);
 app.route("/admin/seeds", seeds);
 app.route("/admin/worlds", gradeRoutes);
 app.route("/admin/worlds", worldsRoutes);

@@ -1,0 +1,43 @@
+// Whether D1 holds every migration this build was made with. The local server starts answering HTTP before it
+// has applied them (Miniflare opens the port, then Node migrates), and a deployed Worker may be deployed before
+// `wrangler d1 migrations apply`: in both cases a request that touches D1 would fail with "no such table".
+// /health answers 503 until then, and so do the routes that need D1, saying what is missing.
+import journal from "../../migrations/meta/_journal.json";
+
+/** File names as wrangler and src/cli/server/migrations.ts record them in d1_migrations. */
+export const EXPECTED_MIGRATIONS: readonly string[] = journal.entries.map((e) => `${e.tag}.sql`);
+
+/** The slice of D1 this reads. */
+export interface ReadyDb {
+  prepare(sql: string): { all<T = unknown>(): Promise<{ results: T[] }> };
+}
+
+/** Answers the migrations not yet applied ([] = ready; all of them while the tracking table does not exist). */
+export type ReadinessCheck = (db: ReadyDb) => Promise<string[]>;
+
+export function readinessCheck(expected: readonly string[]): ReadinessCheck {
+  // Once every migration is there it stays there: a ready isolate pays for one query, then none.
+  let ready = false;
+  return async (db) => {
+    if (ready) return [];
+    let names: string[];
+    try {
+      names = (await db.prepare("SELECT name FROM d1_migrations").all<{ name: string }>()).results.map((r) => r.name);
+    } catch {
+      return [...expected];
+    }
+    const have = new Set(names);
+    const pending = expected.filter((n) => !have.has(n));
+    ready = pending.length === 0;
+    return pending;
+  };
+}
+
+export const pendingMigrations: ReadinessCheck = readinessCheck(EXPECTED_MIGRATIONS);
+
+export function notReadyMessage(pending: readonly string[]): string {
+  return (
+    `The server's database is not ready: ${pending.length} migration(s) not applied (${pending.join(", ")}). ` +
+    "A local server applies them as it starts: retry in a moment. A deployed one needs `npx wrangler d1 migrations apply DB --remote`."
+  );
+}
