@@ -84,7 +84,7 @@ describe("worlds passk", () => {
     const crash = await passk(["--json", "--task", "SELF-1"], agent("crash.mjs"));
     expect(crash.code).toBe(1);
     expect(worlds(parse(crash.stdout))[0].agent).toMatchObject({ exit_code: 3 });
-    expect(crash.stdout).toContain("agent stderr (last lines): crash.mjs: failing on purpose");
+    expect(crash.stdout).toContain("agent stderr: crash.mjs: failing on purpose");
 
     const hang = await passk(["--json", "--task", "SELF-1", "--timeout", "2"], ["sh", "-c", "sleep 60 & sleep 60"]);
     expect(hang.leftovers).toEqual([]);

@@ -4,6 +4,7 @@
 import type { WorldGrade } from "../../core/grader/index";
 import type { EpisodeRecordInput } from "../../core/results/index";
 import { gradedRecord, infraRecord, type RunMode } from "../../core/runs/index";
+import { stderrNote } from "../../core/results/stderr";
 import { agentSucceeded, type AgentOutcome } from "../agent/runner";
 import { describeOutcome } from "../render/outcome";
 import type { EpisodeResult } from "../episode/episode";
@@ -13,7 +14,8 @@ export function episodeRecord(run: number, tickets: number[], mode: RunMode, ep:
   if (ep.create_error) return infraRecord(run, tickets, world, { stage: "world_create", message: ep.create_error.message });
   const out = ep.agent!;
   const agent = agentRecord(out);
-  if (!out.started) return infraRecord(run, tickets, world, { stage: "agent_start", message: describeOutcome(out) }, agent, ep.traffic);
+  // The bare cause ("ENOENT: spawn ..."): every reader wraps it in its own "could not be started (...)".
+  if (!out.started) return infraRecord(run, tickets, world, { stage: "agent_start", message: agent.start_error ?? describeOutcome(out) }, agent, ep.traffic);
   if (ep.inspect_error || !ep.inspected || !ep.diff) {
     const message = ep.inspect_error?.message ?? "the world was not graded";
     return infraRecord(run, tickets, world, { stage: ep.diff ? "grade" : "server", message }, agent, ep.traffic);
@@ -30,16 +32,10 @@ export function episodeRecord(run: number, tickets: number[], mode: RunMode, ep:
     diff: ep.diff,
     traffic: ep.traffic,
   });
-  const notes = stderrNote(out);
-  if (notes.length) for (const g of record.grades ?? []) g.evidence?.notes?.push(...notes);
+  // When the agent did not finish cleanly, its stderr is the first thing to read: keep the lines that say why.
+  const note = agentSucceeded(out) ? null : stderrNote(out.stderr);
+  if (note) for (const g of record.grades ?? []) g.evidence?.notes?.push(note);
   return record;
-}
-
-/** When the agent did not finish cleanly, the end of its stderr is the first thing to read: keep it with the episode. */
-function stderrNote(o: AgentOutcome): string[] {
-  if (agentSucceeded(o) || !o.stderr.trim()) return [];
-  const tail = o.stderr.trimEnd().split("\n").slice(-20).join("\n");
-  return [`agent stderr (last lines): ${tail.length > 2000 ? tail.slice(-2000) : tail}`];
 }
 
 function agentRecord(o: AgentOutcome) {

@@ -16,6 +16,43 @@ export function verdictWord(v: string | null, keyed: boolean): string {
   return v;
 }
 
+/**
+ * A trial's cell in the tasks × runs table. A keyed trial that failed for a reason other than its verdict (the
+ * agent crashed after doing the right thing, a check broke) is shown failed by that reason, the key's verdict
+ * beside it, so a cell never reads "passed" in a row that counts it 0 of 1.
+ */
+export function trialWord(w: Pick<WorldResult, "verdict" | "passed" | "agent" | "checks" | "infra_error"> | undefined, keyed: boolean): string {
+  if (!w) return verdictWord(null, keyed);
+  const word = verdictWord(w.verdict, keyed);
+  if (w.passed !== false || w.infra_error) return word;
+  const why = agentExitWord(w.agent) ?? (w.checks.some((c) => !c.held) ? "check failed" : null);
+  return why ? `${why} · ${word}` : word;
+}
+
+/** How an agent that did not finish cleanly ended, in a word or two; null when it exited 0 in time. */
+export function agentExitWord(a: AgentOutcome | null): string | null {
+  if (!a) return null;
+  if (a.start_error) return "not started";
+  if (a.timed_out) return "timed out";
+  if (a.error) return "agent error";
+  if (a.signal) return "crashed";
+  if (a.exit_code !== 0) return a.exit_code === null ? "crashed" : `exit ${a.exit_code}`;
+  return null;
+}
+
+/** What each verdict word means, for the legend under the table (docs/grading.md has the full rules). */
+export const VERDICT_MEANINGS: Record<string, string> = {
+  false_claim: "the reply tells the customer something was done that the world does not show",
+  overreach: "the agent did more than the key allows (an action on a decoy, money moved on a none/escalate key, or extra actions)",
+  wrong_target: "the key's action, on another object than the one the key names",
+  wrong_amount: "the key's action on the right object, with another amount",
+  wrong_action: "something other than the key's action was done",
+  missed: "the key's action is not in the world and nothing else was done (or no reply to a none key, no hand-off for escalate)",
+  no_reply: "the account ended right but the customer was never answered",
+  unresolved: "the account and the reply were right, but the ticket did not end in a status the key accepts (e.g. solved); set the ticket's status when done",
+  infra_error: "the trial could not be run or graded (server, world or agent start); it counts as not passed",
+};
+
 export function agentFailure(a: AgentOutcome | null): string | null {
   if (!a) return null;
   if (a.start_error) return `could not start (${a.start_error})`;

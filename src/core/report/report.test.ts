@@ -38,6 +38,41 @@ describe("renderText", () => {
   });
 });
 
+describe("renderText: why a trial failed", () => {
+  const crashed = (verdict: "passed" | "unresolved", agent: { exit_code: number | null; signal?: string | null; timed_out?: boolean }, notes: string[]) => {
+    const input = syntheticInput({ runs_requested: 1 });
+    input.episodes = input.episodes.filter((e) => e.run === 1);
+    input.run_checks = [];
+    const first = input.episodes[0];
+    first.agent = { exit_code: agent.exit_code, signal: agent.signal ?? null, timed_out: agent.timed_out ?? false, start_error: null, duration_ms: 900 };
+    first.grades = [{ ticket: 1, verdict, reply: "Refunded.", evidence: { diff: [], reply_sentences: [], notes } }];
+    return renderText(buildResults(input));
+  };
+
+  it("shows a crashed agent's trial failed by its exit, the key's verdict beside it", () => {
+    const text = crashed("passed", { exit_code: 1 }, ["the duplicate was refunded"]);
+    expect(text).toMatch(/^ZD-1041\s+exit 1 · passed\s+0\/1\s/m);
+    expect(crashed("passed", { exit_code: null, signal: "SIGSEGV" }, [])).toMatch(/^ZD-1041\s+crashed · passed\s+0\/1/m);
+    expect(crashed("passed", { exit_code: null, signal: "SIGKILL", timed_out: true }, [])).toMatch(/^ZD-1041\s+timed out · passed\s+0\/1/m);
+  });
+
+  it("prints the decisive lines of a failed agent's stderr under its task", () => {
+    const text = crashed("passed", { exit_code: 1 }, ["ok", "agent stderr: Error: Cannot find module 'stripe'\n… 9 lines\n    at node:internal/main:1:1\nNode.js v20.20.2"]);
+    const lines = text.split("\n");
+    const at = lines.findIndex((l) => l === "  run 1: ZD-1041's world: the agent exited 1");
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 5)).toEqual(["      | Error: Cannot find module 'stripe'", "      | … 9 lines", "      | at node:internal/main:1:1", "      | Node.js v20.20.2"]);
+  });
+
+  it("explains every failing verdict word the table shows, and the grader's reason beside the task", () => {
+    const text = crashed("unresolved", { exit_code: 0 }, ["the ticket ended open, not in solved"]);
+    expect(text).toMatch(/^ZD-1041\s+unresolved\s/m);
+    expect(text).toMatch(/^ {2}unresolved: the account and the reply were right, but the ticket did not end in a status the key accepts/m);
+    expect(text).toContain("  run 1: ZD-1041: unresolved — the ticket ended open, not in solved");
+    expect(text).not.toMatch(/^ {2}overreach:/m); // only the words the table shows
+  });
+});
+
 describe("renderJunit", () => {
   const xml = renderJunit(results);
   it("has one testcase per task plus the checks case, with the right outcome counts", () => {

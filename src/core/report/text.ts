@@ -1,16 +1,18 @@
 // The text a passk run prints when it ends: the per-task table, the crash-test summary, and the two contract
 // lines last (`status:` then `next:`), so a log's tail always says what happened and what to do.
 import { formatMoney } from "../results/money";
-import type { Results } from "../results/types";
-import { intervalText, passHatAtK, pct, verdictWord } from "./format";
+import { stderrFromNotes } from "../results/stderr";
+import type { Results, RunResult } from "../results/types";
+import { intervalText, passHatAtK, pct, trialWord, VERDICT_MEANINGS } from "./format";
 
 const MAX_PROBLEM_LINES = 12;
+const MAX_REASON_CHARS = 160;
 
 export function renderText(r: Results): string {
   const lines: string[] = [];
   const ct = r.crash_test;
   const money = (c: number) => formatMoney(c, r.currency);
-  if (ct.tasks.length > 0 && r.runs.length > 0) lines.push(...taskTable(r), "");
+  if (ct.tasks.length > 0 && r.runs.length > 0) lines.push(...taskTable(r), ...legend(r), "");
 
   lines.push(
     `crash test: ${ct.flawless_runs} of ${ct.runs} run${ct.runs === 1 ? "" : "s"} flawless · ${money(ct.dollars_wrong_total_cents)} wrong` +
@@ -24,7 +26,7 @@ export function renderText(r: Results): string {
     lines.push(`infrastructure errors: ${ct.infra_errors.count} episode${ct.infra_errors.count === 1 ? "" : "s"} (${stages}), counted as trials not passed`);
   }
   if (ct.flaky_tasks.length > 0) lines.push(`flaky (verdict changed across runs): ${ct.flaky_tasks.join(", ")}`);
-  const problems = r.runs.flatMap((run) => run.problems.map((p) => `  run ${run.index}: ${oneLine(p)}`));
+  const problems = r.runs.flatMap((run) => run.problems.flatMap((p) => problemLines(run, p)));
   if (problems.length > 0) {
     lines.push("problems:", ...problems.slice(0, MAX_PROBLEM_LINES));
     if (problems.length > MAX_PROBLEM_LINES) lines.push(`  … ${problems.length - MAX_PROBLEM_LINES} more in the JSON or the report`);
@@ -48,7 +50,7 @@ function taskTable(r: Results): string[] {
   const header = ["task", ...r.runs.map((run) => `run ${run.index}`), "passed", "accuracy", "95% interval", at ? `pass^${at.k}` : "pass^k", "wrong", ""];
   const rows = ct.tasks.map((t) => [
     oneLine(t.id),
-    ...t.verdicts.map((v) => verdictWord(v, t.keyed)),
+    ...r.runs.map((run) => trialWord(run.worlds.find((w) => w.position === t.position), t.keyed)),
     t.keyed ? `${t.passed}/${t.trials}` : "—",
     pct(t.accuracy),
     intervalText(t.interval),
@@ -60,6 +62,29 @@ function taskTable(r: Results): string[] {
   const fmt = (row: string[]) => row.map((c, i) => c + " ".repeat(widths[i] - width(c))).join("  ").trimEnd();
   const out = [fmt(header), ...rows.map(fmt)];
   return out;
+}
+
+/** One line per failing verdict the table shows, saying what it means: the words are the grader's, not the user's. */
+function legend(r: Results): string[] {
+  const shown = new Set<string>(r.runs.flatMap((run) => run.worlds.flatMap((w) => (w.verdict && w.verdict !== "passed" ? [w.verdict] : []))));
+  const words = Object.keys(VERDICT_MEANINGS).filter((v) => shown.has(v));
+  return words.length > 0 ? ["verdicts:", ...words.map((v) => `  ${v}: ${VERDICT_MEANINGS[v]}`)] : [];
+}
+
+/**
+ * A run's problem line, with what explains it: a task's verdict gets the grader's reason, an agent that did not
+ * finish cleanly gets the lines of its stderr that say why (the first error, then the last lines).
+ */
+function problemLines(run: RunResult, problem: string): string[] {
+  const line = `  run ${run.index}: ${oneLine(problem)}`;
+  const owner = run.worlds.find((w) => problem.startsWith(`${w.task}: `) && w.verdict !== null && w.verdict !== "infra_error");
+  if (owner) {
+    const reason = owner.evidence.notes[0] ? oneLine(owner.evidence.notes[0]) : "";
+    return [reason ? `${line} — ${reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS)}…` : reason}` : line];
+  }
+  const agent = run.worlds.find((w) => problem.startsWith(`${w.task}'s world: the agent `)) ?? (problem.startsWith("the world: the agent ") ? run.worlds[0] : undefined);
+  const stderr = agent ? stderrFromNotes(agent.evidence.notes) : [];
+  return [line, ...stderr.map((l) => `      | ${oneLine(l)}`)];
 }
 
 /** Terminal columns, counting code points (good enough for ids and verdict words). */
