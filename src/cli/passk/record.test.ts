@@ -23,7 +23,7 @@ const notStarted: AgentOutcome = {
 
 describe("episodeRecord", () => {
   it("records a command that could not start with its cause once, so no reader doubles the wording", () => {
-    const record = episodeRecord(1, [1], "isolated", { world: null, create_error: null, agent: notStarted, diff: null, trace: null, traffic: null, inspect_error: null, inspected: null, destroyed: true });
+    const record = episodeRecord(1, [1], "isolated", { world: null, create_error: null, agent: notStarted, diff: null, trace: null, traffic: null, inspect_error: null, inspected: null, destroyed: true, destroy_error: null });
     expect(record.infra_error).toEqual({ stage: "agent_start", message: "ENOENT: spawn /no/such/agent ENOENT" });
 
     const input = syntheticInput({ runs_requested: 1, run_checks: [] });
