@@ -1,6 +1,7 @@
 // The request bodies the help desk accepts for ticket writes, validated at the boundary. Like Zendesk, read-only
 // fields an agent echoes back from a GET (id, url, created_at, description...) are accepted and ignored.
 import { z } from "zod";
+import { BODY_MAX_DEPTH, describeTreeProblem, findTreeProblem } from "../../src/core/util/safe-tree";
 import { recordInvalid, type FieldProblem, badRequest } from "./errors";
 import { TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from "./shapes";
 
@@ -92,7 +93,9 @@ export function parseTicketWrite(body: string): TicketWrite {
   } catch (e) {
     throw badRequest("InvalidJSON", `The request body is not valid JSON (${(e as Error).message}). Send {"ticket": {...}} with Content-Type: application/json.`);
   }
-  if (typeof json !== "object" || json === null || Array.isArray(json) || !("ticket" in json))
+  const problem = findTreeProblem(json, BODY_MAX_DEPTH);
+  if (problem) throw badRequest(problem.kind === "depth" ? "InvalidNesting" : "InvalidParameter", `The request body is refused: ${describeTreeProblem(problem)}.`);
+  if (typeof json !== "object" || json === null || Array.isArray(json) || !Object.hasOwn(json, "ticket"))
     throw badRequest("ParameterMissing", "param is missing or the value is empty: ticket");
   const ticket = (json as { ticket: unknown }).ticket;
   if (typeof ticket !== "object" || ticket === null || Array.isArray(ticket))

@@ -2,6 +2,7 @@
 // (latest_invoice.customer), lists take a data. prefix, and includable fields (charge.refunds) are computed on
 // demand. Only fields a resource declares are expandable; at most four levels, as the real API allows.
 import type { StoredObject } from "../store/store";
+import { isForbiddenKey } from "../../src/core/util/safe-tree";
 import { invalidParam } from "./errors";
 import type { Registry } from "./registry";
 import type { HandlerResult, Resource, StripeContext } from "./types";
@@ -22,6 +23,8 @@ export function expandResult(result: HandlerResult, paths: string[], ctx: Stripe
   const isList = result.object === "list" || result.object === "search_result";
   for (const path of unique) {
     const segments = path.split(".");
+    // A walk over `__proto__` would write the expanded object into the isolate-wide prototype.
+    if (segments.some(isForbiddenKey)) throw cannot(path);
     if (isList) {
       if (result.object === "search_result" && path === "total_count") continue;
       if (segments[0] !== "data") throw cannot(path, `You may want to try expanding 'data.${path}' instead.`);

@@ -50,7 +50,7 @@ export function createStripeService(resources: Resource[]): ServiceHandler {
       try {
         params = decodeParams(req.query, req.body, req.contentType);
       } catch (e) {
-        if (e instanceof MalformedParams) return respond(renderError(new StripeError(400, "invalid_request_error", e.message, undefined, undefined, true)), apiVersion);
+        if (e instanceof MalformedParams) return respond(renderError(new StripeError(400, "invalid_request_error", e.message, e.code, e.param, true)), apiVersion);
         throw e;
       }
 

@@ -72,7 +72,7 @@ export function parseArgs<S extends z.ZodType>(
       positionals.push(arg);
       continue;
     }
-    const def = defs[name];
+    const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
     if (!def) {
       const near = closest(name, Object.keys(defs));
       throw new FlagError(command, `unknown option '--${name}'.${near ? ` Did you mean '--${near}'?` : ""}`);

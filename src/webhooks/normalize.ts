@@ -1,5 +1,6 @@
 // Maps a provider's delivery to what a run needs: an event id (for deduplication) and a ticket that becomes a
 // task. Payloads are data only: nothing in them is evaluated, and unknown shapes are refused with a reason.
+import { BODY_MAX_DEPTH, describeTreeProblem, findTreeProblem } from "../core/util/safe-tree";
 import type { Provider } from "./verify";
 
 export interface WebhookTicket {
@@ -90,6 +91,8 @@ export function parseDelivery(provider: Provider, rawBody: string, header: (name
     return { kind: "invalid", reason: "body is not JSON" };
   }
   if (!isObj(payload)) return { kind: "invalid", reason: "body is not a JSON object" };
+  const unsafe = findTreeProblem(payload, BODY_MAX_DEPTH);
+  if (unsafe) return { kind: "invalid", reason: `body is refused: ${describeTreeProblem(unsafe)}` };
   if (provider === "zendesk") return zendesk(payload, header);
   if (provider === "intercom") return intercom(payload);
   return front(payload);

@@ -1,6 +1,7 @@
 // Billing API objects into a seed document: each object in the seed's own fields, customers replaced by their
 // pseudonyms everywhere they appear (ids, emails, names, and any free text that quotes them), objects whose
 // required links are gone dropped with a warning, and every collection in a stable order.
+import { dict, isForbiddenKey } from "../../core/util/safe-tree";
 import type { SeedDocument } from "../../core/seed/schema";
 import type { Objects } from "./crawl";
 import type { Pseudonym, Pseudonymizer } from "./pseudonym";
@@ -36,8 +37,9 @@ function clean<T extends Record<string, unknown>>(o: T): T {
 
 function metadataOf(v: unknown, scrub: (s: string) => string): Record<string, string> | undefined {
   if (!v || typeof v !== "object") return undefined;
-  const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(v as Record<string, unknown>)) if (typeof val === "string") out[k] = scrub(val);
+  // A key that names a built-in property cannot live in a world (seeds refuse it), so the import leaves it out.
+  const out: Record<string, string> = dict();
+  for (const [k, val] of Object.entries(v as Record<string, unknown>)) if (typeof val === "string" && !isForbiddenKey(k)) out[k] = scrub(val);
   return Object.keys(out).length ? out : undefined;
 }
 

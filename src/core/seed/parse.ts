@@ -1,6 +1,7 @@
 // Seed parsing with errors that name the path of every problem, then the cross-references a world relies on.
 import type { z } from "zod";
 import { canonicalJson, sha256Hex } from "../util/canonical";
+import { describeTreeProblem, FILE_MAX_DEPTH, findTreeProblem } from "../util/safe-tree";
 import { seedDocument, type SeedDocument } from "./schema";
 
 export interface SeedIssue {
@@ -27,6 +28,8 @@ export function zodIssues(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> 
 }
 
 export function parseSeed(input: unknown): SeedParseResult {
+  const unsafe = findTreeProblem(input, FILE_MAX_DEPTH);
+  if (unsafe) return { ok: false, issues: [{ path: formatPath(unsafe.path), message: describeTreeProblem(unsafe, formatPath) }] };
   const parsed = seedDocument.safeParse(input);
   if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error) };
   const issues = checkReferences(parsed.data);

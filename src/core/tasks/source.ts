@@ -1,6 +1,7 @@
 // Turning the bytes of a tasks file into a YAML document that still knows where every value came from, so a
 // problem found much later (an ambiguous `on duplicate`) can still be pinned to its line and column.
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
+import { describeTreeProblem, FILE_MAX_DEPTH, findTreeProblem } from "../util/safe-tree";
 import type { Problem } from "./problems";
 
 /** A tasks file is a hand-written document; anything this large is a mistake (or an attack), not a file of tasks. */
@@ -103,11 +104,16 @@ export type YamlResult = { ok: true; source: YamlSource; data: unknown } | { ok:
 /** Parses YAML 1.2 (core schema), refusing duplicate keys, several documents and alias bombs. */
 export function parseYamlSource(text: string, file: string): YamlResult {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true, schema: "core" });
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true, schema: "core" });
+  } catch (e) {
+    return { ok: false, problems: [fileProblem(file, `YAML: ${overflowMessage(e) ?? (e as Error).message}`)] };
+  }
   if (doc.errors.length) {
     const problems = doc.errors.map((e) => {
       const at = e.linePos?.[0] ?? { line: 1, col: 1 };
-      const message = e.code === "MULTIPLE_DOCS" ? "a second document starts here (---); a tasks file is one YAML document" : yamlMessage(e.message);
+      const message = e.code === "MULTIPLE_DOCS" ? "a second document starts here (---); a tasks file is one YAML document" : (overflowMessage(e) ?? yamlMessage(e.message));
       return fileProblem(file, `YAML syntax: ${message}`, { line: at.line, column: at.col });
     });
     return { ok: false, problems };
@@ -116,9 +122,18 @@ export function parseYamlSource(text: string, file: string): YamlResult {
   try {
     data = doc.toJS({ maxAliasCount: 50 });
   } catch (e) {
-    return { ok: false, problems: [fileProblem(file, `YAML: ${(e as Error).message}`)] };
+    return { ok: false, problems: [fileProblem(file, `YAML: ${overflowMessage(e) ?? (e as Error).message}`)] };
   }
-  return { ok: true, source: { file, text, doc, lines }, data };
+  const source: YamlSource = { file, text, doc, lines };
+  const unsafe = findTreeProblem(data, FILE_MAX_DEPTH);
+  if (unsafe) return { ok: false, problems: [fileProblem(file, describeTreeProblem(unsafe), locate(source, unsafe.path, { key: unsafe.kind === "key" }))] };
+  return { ok: true, source, data };
+}
+
+/** The parser recurses per nesting level; running out of stack means the text nests far too deep to be a tasks file. */
+function overflowMessage(e: unknown): string | null {
+  const message = e instanceof Error ? e.message : String(e);
+  return /maximum call stack/i.test(message) ? `the document nests too deeply (a tasks file nests at most ${FILE_MAX_DEPTH} levels)` : null;
 }
 
 /** The yaml package appends " at line L, column C:" and a code excerpt; the position is printed separately. */

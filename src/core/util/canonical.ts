@@ -3,16 +3,21 @@
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  return JSON.stringify(sortKeys(value, 0));
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
+/** Far beyond any document worlds accepts (bodies and files are bounded where they enter); a guard, not a rule. */
+const MAX_CANONICAL_DEPTH = 512;
+
+function sortKeys(value: unknown, depth: number): unknown {
+  if (depth > MAX_CANONICAL_DEPTH) throw new RangeError(`canonical JSON: the value is nested more than ${MAX_CANONICAL_DEPTH} levels deep`);
+  if (Array.isArray(value)) return value.map((v) => sortKeys(v, depth + 1));
   if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
+    // No prototype: a key such as "__proto__" stays an ordinary key of the copy.
+    const out = Object.create(null) as Record<string, unknown>;
     for (const k of Object.keys(value as object).sort()) {
       const v = (value as Record<string, unknown>)[k];
-      if (v !== undefined) out[k] = sortKeys(v);
+      if (v !== undefined) out[k] = sortKeys(v, depth + 1);
     }
     return out;
   }
@@ -27,5 +32,5 @@ export async function sha256Hex(text: string | Uint8Array): Promise<string> {
 
 /** Stable pretty JSON for files users commit and diff: sorted keys, two-space indent, trailing newline. */
 export function prettyCanonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value), null, 2) + "\n";
+  return JSON.stringify(sortKeys(value, 0), null, 2) + "\n";
 }

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { ADMIN_BODY_LIMIT, readBodyLimited } from "../../http/limits";
-import { zodIssues } from "../../core/seed/parse";
+import { formatPath, zodIssues } from "../../core/seed/parse";
+import { describeTreeProblem, FILE_MAX_DEPTH, findTreeProblem } from "../../core/util/safe-tree";
 import { adminError } from "./errors";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -21,6 +22,9 @@ export function parseJsonBody<S extends z.ZodType>(c: Context, raw: string, sche
   } catch (e) {
     return { ok: false, response: adminError(c, 400, "invalid_json", `Request body is not valid JSON: ${(e as Error).message}`) };
   }
+  const unsafe = findTreeProblem(json, FILE_MAX_DEPTH);
+  if (unsafe)
+    return { ok: false, response: adminError(c, 400, "invalid_request", `Request body is refused: ${describeTreeProblem(unsafe, formatPath)}.`, [{ path: formatPath(unsafe.path), message: describeTreeProblem(unsafe, formatPath) }]) };
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { ok: false, response: adminError(c, 400, "invalid_request", "Request body does not match the expected shape.", zodIssues(parsed.error)) };
   return { ok: true, value: parsed.data };

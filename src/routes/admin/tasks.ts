@@ -7,7 +7,8 @@ import { z } from "zod";
 import type { AppEnv } from "../../env";
 import { ADMIN_BODY_LIMIT, readBytesLimited } from "../../http/limits";
 import { BUNDLED_SEEDS } from "../../seeds/bundled";
-import { zodIssues } from "../../core/seed/parse";
+import { formatPath, zodIssues } from "../../core/seed/parse";
+import { describeTreeProblem, FILE_MAX_DEPTH, findTreeProblem } from "../../core/util/safe-tree";
 import { canonicalJson } from "../../core/util/canonical";
 import { compileTasksFile, type CompileResult, type SeedLoad } from "../../core/tasks/index";
 import { adminError } from "./errors";
@@ -41,6 +42,8 @@ async function readRequest(c: Context<AppEnv>): Promise<{ ok: true; value: Tasks
     } catch (e) {
       return { ok: false, response: adminError(c, 400, "invalid_json", `Request body is not valid JSON: ${(e as Error).message}`) };
     }
+    const unsafe = findTreeProblem(json, FILE_MAX_DEPTH);
+    if (unsafe) return { ok: false, response: adminError(c, 400, "invalid_request", `Request body is refused: ${describeTreeProblem(unsafe, formatPath)}.`) };
     const parsed = jsonRequest.safeParse(json);
     if (!parsed.success) return { ok: false, response: adminError(c, 400, "invalid_request", "Send {tasks: <the YAML text>, seed?: <name or document>, file?, keep_seed_tickets?}.", zodIssues(parsed.error)) };
     const v = parsed.data;

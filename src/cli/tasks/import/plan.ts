@@ -1,6 +1,7 @@
 // Rows into tasks: each row's fields cleaned (HTML to text, priorities, tags, dates), filtered (--tag, --since,
 // ids the file holds), its requester checked against the account, and every column no field took kept as
 // metadata. Pure: the command does the reading and writing.
+import { dict } from "../../../core/util/safe-tree";
 import { parseExpectedLine } from "../../../core/tasks/expected";
 import type { IdentityState } from "../../../core/tasks/identities";
 import { resolveEmail } from "../../../core/tasks/identities";
@@ -105,7 +106,7 @@ export function planImport(records: FlatRecord[], m: ColumnMapping, ix: SeedInde
 
   for (const rec of records) {
     const get = (field: ImportField) => (col(field) ? rec[col(field)!] : undefined);
-    const metadata: Record<string, string | number | boolean> = {};
+    const metadata: Record<string, string | number | boolean> = dict();
     for (const c of m.unmapped) {
       const v = metadataValue(rec[c]);
       if (v !== null) metadata[c] = v;

@@ -1,6 +1,7 @@
 // An export file into flat records: CSV, a JSON array (or {data: [...]}-style wrapper), or JSON lines. The
 // format comes from the extension, else from the content. Nested objects flatten to dotted keys
 // (source.author.email), so one column vocabulary covers every help desk.
+import { describeTreeProblem, dict, FILE_MAX_DEPTH, findTreeProblem, isForbiddenKey } from "../../../core/util/safe-tree";
 import { parseJsonText } from "../json";
 import { CsvError, parseCsv } from "./csv";
 
@@ -21,7 +22,8 @@ export class ExportError extends Error {}
 /** Wrappers help desk APIs put lists in, tried in this order. */
 const LIST_KEYS = ["data", "tickets", "conversations", "results", "_results", "items", "records"];
 
-export function flatten(value: Record<string, unknown>, prefix = "", out: FlatRecord = {}): FlatRecord {
+/** Records have no prototype, so a column called `constructor` is just a column. Depth is checked before. */
+export function flatten(value: Record<string, unknown>, prefix = "", out: FlatRecord = dict()): FlatRecord {
   for (const [k, v] of Object.entries(value)) {
     const key = prefix ? `${prefix}.${k}` : k;
     if (v && typeof v === "object" && !Array.isArray(v)) flatten(v as Record<string, unknown>, key, out);
@@ -55,6 +57,8 @@ function fromObjects(objects: unknown[], where: (i: number) => string, format: E
   const places: string[] = [];
   objects.forEach((o, i) => {
     if (!o || typeof o !== "object" || Array.isArray(o)) throw new ExportError(`${where(i)} is not an object (each row must be a JSON object)`);
+    const unsafe = findTreeProblem(o, FILE_MAX_DEPTH);
+    if (unsafe) throw new ExportError(`${where(i)}: ${describeTreeProblem(unsafe)}`);
     const rec = flatten(o as Record<string, unknown>);
     for (const k of Object.keys(rec)) if (!seen.has(k)) seen.add(k), columns.push(k);
     records.push(rec);
@@ -74,7 +78,13 @@ export function readExport(name: string, text: string): ExportRows {
       if (e instanceof CsvError) throw new ExportError(`CSV: ${e.message}`);
       throw e;
     }
-    const records = table.rows.map((row) => Object.fromEntries(table.header.map((h, i) => [h, row[i]])) as FlatRecord);
+    const bad = table.header.findIndex(isForbiddenKey);
+    if (bad >= 0) throw new ExportError(`CSV: column ${bad + 1} is named '${table.header[bad]}', a name every object has built in; rename the column`);
+    const records = table.rows.map((row) => {
+      const rec: FlatRecord = dict();
+      table.header.forEach((h, i) => (rec[h] = row[i]));
+      return rec;
+    });
     return { format, columns: table.header, records, where: table.lines.map((l) => `line ${l}`) };
   }
   if (format === "jsonl") {
