@@ -28,8 +28,18 @@ describe("worlds doctor", () => {
     expect(missing.code).toBe(2);
     expect(missing.stdout).toContain("ENOENT");
 
+    // As the README writes it: no server named, so doctor starts the local one rather than exiting 3.
     const noServer = await runCli(["doctor", "--", "true"]);
-    expect(noServer.code).toBe(3);
+    expect(noServer.stdout).toMatch(/ok {4}server: started locally at http:\/\/127\.0\.0\.1:\d+ for this check/);
+    expect(noServer.code).toBe(4);
+    expect(noServer.leftovers).toEqual([]);
+
+    // The line that says why comes first in a crash and the last five lines alone would cut it.
+    const stack = ["node", "-e", "console.error(\"Error: Cannot find module 'stripe'\"); for (let i = 0; i < 20; i++) console.error('    at frame ' + i); process.exit(1)"];
+    const deep = await runCli(["doctor", "--server", "auto", "--", ...stack]);
+    expect(deep.code).toBe(1);
+    expect(deep.stdout).toContain("| Error: Cannot find module 'stripe'");
+    expect(deep.stdout).toMatch(/\| +at frame 19\n/);
   }, 300_000);
 });
 

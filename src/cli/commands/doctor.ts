@@ -7,6 +7,7 @@ import { connectServer, SERVER_FLAG_DEFS, ServerSetupError } from "../server/con
 import { trapSignals } from "../signals";
 import { runEpisode } from "../episode/episode";
 import { describeOutcome } from "../render/outcome";
+import { decisiveLines } from "../../core/results/stderr";
 import { taskJsonText, type AgentTask } from "../../core/runs/index";
 import type { AdminClient } from "../client";
 import { reportFlagError } from "./errors";
@@ -26,7 +27,7 @@ const SCHEMA = z.strictObject({
   timeout: flag.seconds().optional(),
 });
 
-const USAGE = "worlds doctor [--server auto | --url URL] [--token T] [--seed S] [--timeout S] -- <agent command>";
+const USAGE = "worlds doctor [--server auto | --url URL] [--token T] [--seed S] [--timeout S] -- <agent command>\n       (with no --url and no WORLDS_URL, a local server is started as with --server auto)";
 
 export const doctor: Command = {
   summary: "check the server, the token and the agent (does it start, finish, reach the twin?) and say what to fix",
@@ -53,7 +54,8 @@ export const doctor: Command = {
     const interrupt = trapSignals();
     let server;
     try {
-      server = await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt);
+      // A diagnostic needs a server more than it needs to be told which: with none named it starts the local one.
+      server = await connectServer({ auto: f.server === "auto" || serverUnnamed(f.url), url: f.url, token: f.token }, interrupt);
     } catch (e) {
       interrupt.dispose();
       if (e instanceof ServerSetupError) return bad(`server: ${e.message}`, e.nextAction, e.exitCode);
@@ -87,7 +89,8 @@ export const doctor: Command = {
       if (interrupt.received()) return interrupt.exitCode()!;
       if (ep.create_error) return bad(`world: could not be created (${ep.create_error.message})`, "check the server's logs (`worlds serve --verbose`)", 3);
       const agent = ep.agent!;
-      const stderrTail = agent.stderr.trim().split("\n").slice(-5).map((l) => `      | ${l}`).join("\n");
+      // The first error line says why (`Cannot find module ...`), the last lines where it ended: show both.
+      const stderrTail = decisiveLines(agent.stderr, 5).map((l) => `      | ${l}`).join("\n");
       if (!agent.started) return bad(`agent start: ${describeOutcome(agent)}`, `check the command after '--' (is '${command[0]}' installed and on PATH? paths are relative to ${process.cwd()})`, 2);
       ok("agent start: the command started");
       if (agent.timed_out) return bad(`agent finish: ${describeOutcome(agent)}${stderrTail ? `\n${stderrTail}` : ""}`, "make the agent exit when it has answered the task it was given (or raise --timeout)", 1);
@@ -120,6 +123,11 @@ export const doctor: Command = {
     }
   },
 };
+
+/** No --url and no WORLDS_URL: doctor then behaves as --server auto. */
+export function serverUnnamed(url: string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return !url && !env.WORLDS_URL;
+}
 
 /** The seed's first desk ticket as an agent task, so the probe exercises the same path a real task does. */
 async function probeTask(client: AdminClient, seed: string): Promise<AgentTask | null> {
