@@ -15,7 +15,7 @@ import { agentPlaceholderProblem } from "../init/placeholder";
 import { planRun } from "../../core/runs/index";
 import { execute } from "../passk/execute";
 import { registerRun } from "../passk/register";
-import { progressView } from "../render/progress";
+import { progressView } from "../results/progress";
 import { loadScenarioArg } from "../passk/scenario";
 import type { Command } from "./types";
 
@@ -131,7 +131,7 @@ export const passk: Command = {
 
       const concurrency = f.concurrency ?? availableParallelism();
       const timeoutMs = (f.timeout ?? 300) * 1000;
-      const progress = progressView();
+      const progress = progressView(process.stderr, Date.now, concurrency);
       const execution = await execute({
         plan,
         mode,

@@ -9,7 +9,7 @@ import { readTasksFile } from "../../core/tasks/index";
 import type { EpisodeView, RunRequest, RunView } from "../../core/runs/index";
 import { AdminClient } from "../client";
 import { loadTasks } from "../passk/load";
-import { progressView, type ProgressView } from "../render/progress";
+import { progressView, type ProgressView } from "../results/progress";
 
 export interface HostedPasskOptions {
   /** The worlds server (hosted or `worlds serve`). */
@@ -85,7 +85,8 @@ export async function runHostedPassk(o: HostedPasskOptions): Promise<number> {
   const runId = (posted.body as { run_id: string }).run_id;
   say(`hosted run ${runId} on ${server} · agent ${o.agentUrl}`);
 
-  const progress = progressView(err);
+  // The server runs up to --concurrency episodes at once (1 when not given: its own default is not known here).
+  const progress = progressView(err, Date.now, o.concurrency ?? 1);
   const followed = await follow(http, runId, progress, o.pollMs ?? 500, o.signal);
   progress.end();
   if (followed.kind === "interrupted") {

@@ -26,7 +26,12 @@ export interface ProgressStream {
   columns?: number;
 }
 
-export function progressView(stream: ProgressStream = process.stderr, now: () => number = Date.now): ProgressView {
+/**
+ * `concurrency` is how many episodes run at once. Until that many have finished the first wave is still running,
+ * and elapsed/done would count one episode's whole wall time per episode (at concurrency 8, an ETA eight times
+ * too long), so no ETA is shown until then; after that, elapsed/done is the real pace at this concurrency.
+ */
+export function progressView(stream: ProgressStream = process.stderr, now: () => number = Date.now, concurrency = 1): ProgressView {
   const started = now();
   const live = stream.isTTY === true;
   let lastDraw = -Infinity;
@@ -40,7 +45,7 @@ export function progressView(stream: ProgressStream = process.stderr, now: () =>
       }
       if (p.done < p.total && t - lastDraw < REDRAW_MS) return;
       lastDraw = t;
-      const line = liveLine(p, t - started);
+      const line = liveLine(p, t - started, concurrency);
       const width = Math.max(20, (stream.columns ?? 120) - 1);
       stream.write(`\r\x1b[2K${line.length > width ? line.slice(0, width - 1) + "…" : line}`);
       shown = true;
@@ -52,8 +57,9 @@ export function progressView(stream: ProgressStream = process.stderr, now: () =>
   };
 }
 
-export function liveLine(p: EpisodeProgress, elapsedMs: number): string {
-  const eta = p.done > 0 && p.done < p.total ? duration((elapsedMs / p.done) * (p.total - p.done)) : p.done >= p.total ? "0s" : "—";
+export function liveLine(p: EpisodeProgress, elapsedMs: number, concurrency = 1): string {
+  const firstWave = Math.max(1, Math.min(concurrency, p.total));
+  const eta = p.done >= p.total ? "0s" : p.done >= firstWave ? duration((elapsedMs / p.done) * (p.total - p.done)) : "—";
   return `episodes ${p.done}/${p.total} · passed ${p.passed}/${p.graded} · ${duration(elapsedMs)} elapsed · ETA ${eta}`;
 }
 

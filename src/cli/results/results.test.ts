@@ -61,6 +61,16 @@ describe("progressView", () => {
     expect(liveLine(ep(0), 0)).toBe("episodes 0/10 · passed 0/0 · 0s elapsed · ETA —");
     expect(liveLine(ep(5, 10, 3, 4), 60_000)).toBe("episodes 5/10 · passed 3/4 · 1m00s elapsed · ETA 1m00s");
   });
+  it("shows no ETA until the first wave of concurrent episodes has finished, then the pace at that concurrency", () => {
+    // 40 episodes of 10 s, 8 at a time: 50 s in all. The first finishes at 10 s; elapsed/done would say 6m30s.
+    expect(liveLine(ep(1, 40), 10_000, 8)).toMatch(/ETA —$/);
+    expect(liveLine(ep(7, 40), 10_000, 8)).toMatch(/ETA —$/);
+    expect(liveLine(ep(8, 40), 10_000, 8)).toMatch(/ETA 40s$/);
+    expect(liveLine(ep(2, 3), 10_000, 8)).toMatch(/ETA —$/); // fewer episodes than slots: all of them are the wave
+    const { chunks, stream } = fakeStream(true);
+    progressView(stream, () => 10_000, 8).episode(ep(1, 40));
+    expect(chunks[0]).toMatch(/ETA —$/);
+  });
 });
 
 describe("writeOutputs", () => {
