@@ -62,6 +62,7 @@ const SCHEMA = z.strictObject({
 const USAGE =
   "worlds passk --tasks F [--runs K] [--mode isolated|shift] [--task ID]... [--server auto | --url URL] [--token T]\n" +
   "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S] -- <agent command>\n" +
+  "       worlds passk --seed S --rubric R [same options] -- <desk agent command>   (a seed whose desk holds the tickets, keyed by the rubric)\n" +
   "       worlds passk --tasks F --url URL --token T --agent-url AGENT_URL [same options, no --keep-worlds]   (hosted run; needs WORLDS_AGENT_SECRET)";
 
 export const passk: Command = {

@@ -90,7 +90,7 @@ export const selftest: Command = {
       throw e;
     }
     if (args.help) {
-      process.stdout.write(helpText("worlds selftest [--server auto | --url URL] [--token T]", "Runs the reference agents in examples/agents on examples/agents/selftest.tasks.yaml and checks each verdict. A local server is started unless --url is given.", DEFS));
+      process.stdout.write(helpText("worlds selftest [--server auto | --url URL] [--token T] [--verbose]", "Runs the reference agents in examples/agents on examples/agents/selftest.tasks.yaml and checks each verdict. A local server is started unless --url is given.", DEFS));
       return 0;
     }
     const f = args.flags;

@@ -20,7 +20,7 @@ const SCHEMA = z.strictObject({
   verbose: flag.switch(),
 });
 
-const USAGE = "worlds serve [--port N] [--token T] [--persist DIR]";
+const USAGE = "worlds serve [--port N] [--token T] [--persist DIR] [--verbose]";
 const SUMMARY = "Run the worlds server locally (the Worker on Miniflare) until Ctrl-C.";
 
 export const serve: Command = {

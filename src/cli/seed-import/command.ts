@@ -42,7 +42,8 @@ const SCHEMA = z.strictObject({
   clock: z.iso.datetime({ offset: true, message: "must be an ISO date-time such as 2026-09-15T12:00:00Z" }).optional(),
 });
 export const SEED_IMPORT_USAGE =
-  "worlds seed import --from-stripe --api-key K [--api-base URL] [--sample N] [--tickets EXPORT] [--identity-map F] [--salt PHRASE] --out worlds/seeds/NAME.json";
+  "worlds seed import --from-stripe --api-key K [--api-base URL] [--sample N] [--tickets EXPORT] [--map requester=COLUMN]...\n" +
+  "                   [--identity-map F] [--salt PHRASE] [--name NAME] [--clock ISO] --out worlds/seeds/NAME.json";
 
 const MAX_EXPORT_BYTES = 256 * 1024 * 1024;
 
