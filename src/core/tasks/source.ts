@@ -111,12 +111,14 @@ export function parseYamlSource(text: string, file: string): YamlResult {
     return { ok: false, problems: [fileProblem(file, `YAML: ${overflowMessage(e) ?? (e as Error).message}`)] };
   }
   if (doc.errors.length) {
-    const problems = doc.errors.map((e) => {
-      const at = e.linePos?.[0] ?? { line: 1, col: 1 };
-      const message = e.code === "MULTIPLE_DOCS" ? "a second document starts here (---); a tasks file is one YAML document" : (overflowMessage(e) ?? yamlMessage(e.message));
-      return fileProblem(file, `YAML syntax: ${message}`, { line: at.line, column: at.col });
-    });
-    return { ok: false, problems };
+    // Only the first: after one syntax error the parser reads the rest of the file out of step, and the dozens
+    // of errors it reports after it are echoes of that one, not problems of their own.
+    const e = doc.errors[0];
+    const at = e.linePos?.[0] ?? { line: 1, col: 1 };
+    const message = e.code === "MULTIPLE_DOCS" ? "a second document starts here (---); a tasks file is one YAML document" : (overflowMessage(e) ?? yamlMessage(e.message));
+    const later = doc.errors.length - 1;
+    const more = later > 0 ? ` (fix this first: the parser stops making sense of the file here, and the ${later} error${later === 1 ? "" : "s"} it reports after it follow from it)` : "";
+    return { ok: false, problems: [fileProblem(file, `YAML syntax: ${message}${more}`, { line: at.line, column: at.col })] };
   }
   let data: unknown;
   try {
