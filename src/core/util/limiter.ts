@@ -1,4 +1,4 @@
-// At most `n` episodes at once; the rest wait in submission order.
+// At most `n` tasks at once (episodes, model calls); the rest wait in submission order.
 export type Limiter = <T>(fn: () => Promise<T>) => Promise<T>;
 
 export function createLimiter(n: number): Limiter {

@@ -1,0 +1,158 @@
+// The scripted model itself, runtime-neutral: a plain request in, a plain response out. `worlds model serve`
+// puts it behind node:http; tests (Node and Worker alike) can call it in-process as a fetch. It keeps a list of
+// what it received, credentials left out, so a user or a test sees exactly what worlds sent.
+import { isRecord, parseJson } from "../wire/common";
+import { errorResponse, ruleAnswer, type ScriptedResponse } from "./answer";
+import { anthropicFacts, openaiFacts, type RequestFacts, type Wire } from "./request";
+import type { CompiledRule, Script } from "./script";
+
+export type { ScriptedResponse } from "./answer";
+
+export interface ScriptedRequest {
+  method: string;
+  /** Path and query, e.g. /v1/chat/completions. */
+  path: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string;
+  /** Aborted when the client goes away: a hanging rule then stops waiting. */
+  signal?: AbortSignal;
+}
+
+export interface Received {
+  n: number;
+  at: string;
+  method: string;
+  path: string;
+  wire: Wire | null;
+  model: string | null;
+  /** The rule that answered (its name, or "rule N"), or null when none matched. */
+  rule: string | null;
+  status: number | null;
+  last_role: "user" | "tool" | null;
+  last_message: string | null;
+  tools: string[];
+  schema: boolean;
+  /** Whether credentials came with the request; their value is never kept. */
+  credentials: boolean;
+  /** The request body as sent (parsed JSON), for seeing exactly what a client sends. */
+  body: unknown;
+}
+
+export const RECEIVED_PATH = "/_worlds/requests";
+const MAX_RECEIVED = 1_000;
+const MAX_KEPT_BODY_CHARS = 512 * 1024;
+const MAX_HANG_MS = 30 * 60 * 1000;
+
+export class ScriptedModel {
+  private log: Received[] = [];
+  private n = 0;
+  private used = new Map<number, number>();
+
+  constructor(private readonly script: Script) {}
+
+  received(): Received[] {
+    return this.log.map((r) => ({ ...r }));
+  }
+
+  /** Forgets what was received and how often each rule answered. */
+  reset(): void {
+    this.log = [];
+    this.used.clear();
+  }
+
+  async handle(req: ScriptedRequest): Promise<ScriptedResponse> {
+    const path = req.path.split("?")[0].replace(/\/+$/, "") || "/";
+    if (path === RECEIVED_PATH) {
+      if (req.method === "GET") return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ requests: this.received() }) };
+      if (req.method === "DELETE") {
+        this.reset();
+        return { status: 204, headers: {}, body: "" };
+      }
+    }
+    if (req.method === "GET" && /\/models$/.test(path)) return this.models();
+    const wire: Wire | null = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/messages") ? "anthropic" : null;
+    const n = ++this.n;
+    const entry: Received = { n, at: new Date().toISOString(), method: req.method, path, wire, model: null, rule: null, status: null, last_role: null, last_message: null, tools: [], schema: false, credentials: !!(req.headers.authorization || req.headers["x-api-key"]), body: null };
+    this.remember(entry);
+    const done = (res: ScriptedResponse) => ((entry.status = res.status), res);
+    if (!wire) return done(errorResponse("openai", 404, `the scripted model server answers POST /v1/chat/completions (OpenAI) and POST /v1/messages (Anthropic), not ${req.method} ${path}`));
+    if (req.method !== "POST") return done(errorResponse(wire, 405, `${path} takes POST`));
+    const parsed = parseJson(req.body);
+    if (!parsed.ok || !isRecord(parsed.value)) return done(errorResponse(wire, 400, `the request body is not a JSON object${parsed.ok ? "" : ` (${parsed.message})`}`));
+    const body = parsed.value;
+    entry.body = req.body.length > MAX_KEPT_BODY_CHARS ? `${req.body.slice(0, MAX_KEPT_BODY_CHARS)}…` : body;
+    const facts: RequestFacts = wire === "openai" ? openaiFacts(body) : anthropicFacts(body);
+    Object.assign(entry, { model: facts.model, last_role: facts.lastRole, last_message: facts.lastMessage.slice(0, 4_000), tools: facts.tools, schema: facts.schema !== null });
+    if (!facts.model || !Array.isArray(body.messages)) return done(errorResponse(wire, 400, "the request needs model and messages"));
+    if (body.stream === true) return done(errorResponse(wire, 400, "the scripted model server does not stream: send stream: false"));
+
+    const match = this.match(facts);
+    if (!match) return done(errorResponse(wire, 400, `no rule in the script matches this request (model ${facts.model}, ${facts.tools.length ? "tools" : "no tools"}, ${facts.schema ? "a response schema" : "no schema"}, last ${facts.lastRole ?? "message"}: "${facts.lastMessage.slice(0, 120)}")`));
+    const { rule, groups } = match;
+    entry.rule = rule.label;
+    if (rule.latency_ms) await sleep(rule.latency_ms, req.signal);
+    if (rule.respond.hang) {
+      await sleep(MAX_HANG_MS, req.signal);
+      return done({ status: 504, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "scripted hang ended" } }) });
+    }
+    return done(ruleAnswer(rule, facts, groups, n));
+  }
+
+  private match(f: RequestFacts): { rule: CompiledRule; groups: string[] } | null {
+    for (const rule of this.script.rules) {
+      const w = rule.when;
+      if (rule.times !== undefined && (this.used.get(rule.index) ?? 0) >= rule.times) continue;
+      if (w.provider && w.provider !== f.wire) continue;
+      if (rule.modelPattern && !rule.modelPattern.test(f.model)) continue;
+      if (w.role && w.role !== f.lastRole) continue;
+      if (w.tools !== undefined && w.tools !== f.tools.length > 0) continue;
+      if (w.schema !== undefined && w.schema !== (f.schema !== null)) continue;
+      let groups: string[] = [];
+      if (rule.pattern) {
+        const m = rule.pattern.exec(f.lastMessage);
+        if (!m) continue;
+        groups = [...m].map((g) => g ?? "");
+      }
+      this.used.set(rule.index, (this.used.get(rule.index) ?? 0) + 1);
+      return { rule, groups };
+    }
+    return null;
+  }
+
+  private models(): ScriptedResponse {
+    const ids = [...new Set(this.script.rules.map((r) => r.when.model).filter((m): m is string => !!m && !m.includes("*")))];
+    return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ object: "list", data: ids.map((id) => ({ id, object: "model", owned_by: "worlds-scripted" })) }) };
+  }
+
+  private remember(r: Received): void {
+    this.log.push(r);
+    if (this.log.length > MAX_RECEIVED) this.log.splice(0, this.log.length - MAX_RECEIVED);
+  }
+}
+
+/** The scripted model as a fetch, for calling it in-process (no socket): `new ModelClient({ fetch: ... })`. */
+export function scriptedFetch(model: ScriptedModel): typeof fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = new Request(input, init);
+    const url = new URL(req.url);
+    const headers: Record<string, string> = {};
+    req.headers.forEach((v, k) => (headers[k] = v));
+    const res = await model.handle({ method: req.method, path: url.pathname + url.search, headers, body: await req.text(), signal: init?.signal ?? undefined });
+    if (init?.signal?.aborted) throw new DOMException("The operation was aborted.", "AbortError");
+    return new Response(res.status === 204 ? null : res.body, { status: res.status, headers: res.headers });
+  }) as typeof fetch;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

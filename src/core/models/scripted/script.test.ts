@@ -1,0 +1,61 @@
+// The script format: clear errors for every mistake, rules matched in order, `times` falling through.
+import { describe, expect, it } from "vitest";
+import { loadScript } from "./script";
+import { ScriptedModel } from "./handler";
+
+const post = (body: unknown, path = "/v1/chat/completions") => ({ method: "POST", path, headers: {}, body: JSON.stringify(body) });
+
+describe("scripted model: the script", () => {
+  it("names every problem by its place in the file", () => {
+    const bad = loadScript(
+      ["version: 1", "rules:", "  - respond: { text: hi, json: {} }", "  - when: { last_message: '(' }", "    respond: { text: x }", "  - when: { modle: x }", "    respond: { hang: true, stop: length }"].join("\n"),
+      "judge.script.yaml",
+    );
+    expect(bad.ok).toBe(false);
+    const problems = bad.ok ? [] : bad.problems;
+    expect(problems).toContainEqual("judge.script.yaml: rules[0].respond: has text and json: give exactly one of text, json, raw, tool_calls, refuse, error, hang");
+    expect(problems.some((p) => p.startsWith('judge.script.yaml: rules[2].when: Unrecognized key: "modle"'))).toBe(true);
+    expect(problems).toContainEqual("judge.script.yaml: rules[2].respond.stop: applies only to text, json or raw");
+    expect(loadScript("version: 1\nrules:\n  - when: { last_message: '(' }\n    respond: { text: x }\n", "s.yaml")).toMatchObject({ ok: false, problems: [expect.stringMatching(/^s\.yaml: rules\[0\]\.when\.last_message: not a regular expression/)] });
+    expect(loadScript("version: 2\nrules: []", "s.yaml")).toMatchObject({ ok: false });
+    expect(loadScript("{not yaml", "s.yaml")).toMatchObject({ ok: false, problems: [expect.stringMatching(/^s\.yaml: not YAML or JSON/)] });
+  });
+
+  it("matches rules in order on model, tools, schema and the last message; `times` falls through", async () => {
+    const loaded = loadScript(
+      JSON.stringify({
+        version: 1,
+        rules: [
+          { name: "first-two", times: 2, when: { model: "gpt-*" }, respond: { text: "early" } },
+          { name: "tools", when: { tools: true }, respond: { tool_calls: [{ name: "lookup", arguments: { q: "x" } }] } },
+          { name: "tool-result", when: { role: "tool", last_message: "id=(\\w+)" }, respond: { text: "got $1 ($$5)" } },
+          { name: "rest", respond: { text: "late" } },
+        ],
+      }),
+      "s.json",
+    );
+    if (!loaded.ok) throw new Error(loaded.problems.join());
+    const m = new ScriptedModel(loaded.script);
+    const text = async (body: unknown) => JSON.parse((await m.handle(post(body))).body).choices[0].message;
+    const plain = { model: "gpt-4.1-mini", messages: [{ role: "user", content: "hi" }] };
+    expect((await text(plain)).content).toBe("early");
+    expect((await text(plain)).content).toBe("early");
+    expect((await text(plain)).content).toBe("late");
+    expect((await text({ ...plain, tools: [{ type: "function", function: { name: "lookup", parameters: {} } }] })).tool_calls[0].function).toEqual({ name: "lookup", arguments: '{"q":"x"}' });
+    expect((await text({ ...plain, messages: [...plain.messages, { role: "tool", tool_call_id: "c1", content: "found id=cus_9" }] })).content).toBe("got cus_9 ($5)");
+    expect(m.received().map((r) => r.rule)).toEqual(["first-two", "first-two", "rest", "tools", "tool-result"]);
+  });
+
+  it("answers what it cannot serve with a clear error", async () => {
+    const loaded = loadScript("version: 1\nrules:\n  - when: { last_message: never }\n    respond: { text: x }\n", "s.yaml");
+    if (!loaded.ok) throw new Error();
+    const m = new ScriptedModel(loaded.script);
+    const miss = await m.handle(post({ model: "m", messages: [{ role: "user", content: "hello" }] }));
+    expect(miss.status).toBe(400);
+    expect(JSON.parse(miss.body).error.message).toMatch(/^no rule in the script matches this request \(model m, no tools, no schema, last user: "hello"\)/);
+    expect((await m.handle(post({ model: "m", messages: [], stream: true }))).status).toBe(400);
+    expect((await m.handle({ method: "POST", path: "/v1/embeddings", headers: {}, body: "{}" })).status).toBe(404);
+    const an = await m.handle(post({ model: "m", max_tokens: 5, messages: [] }, "/v1/messages"));
+    expect(JSON.parse(an.body)).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+  });
+});
