@@ -126,11 +126,14 @@ describe("deriveActions", () => {
     expect(actions[0].plan?.to_names).toEqual(["Scale yearly", "Scale"]);
   });
 
-  it("lists edits that are not actions, and ignores metadata and description notes", () => {
+  it("lists edits that are not actions, and tells metadata and description notes apart as annotations", () => {
     const w = world().update("customers", "cus_alice", { email: "new@example.com" }).update("customers", "cus_bob", { metadata: { note: "refund asked" }, description: "vip" });
     const { actions, changes } = deriveActions(w.diff());
     expect(actions).toEqual([]);
-    expect(changes.map((c) => [c.customer, c.entry.fields])).toEqual([["cus_alice", ["email"]]]);
+    expect(changes.map((c) => [c.customer, c.kind, c.entry.fields])).toEqual([
+      ["cus_alice", "edit", ["email"]],
+      ["cus_bob", "annotation", ["description", "metadata"]],
+    ]);
   });
 
   it("reads deleted customers, created subscriptions and created charges as actions", () => {

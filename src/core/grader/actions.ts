@@ -6,7 +6,7 @@
 import type { DiffEntry, WorldDiff } from "../diff/types";
 import { formatMoney } from "./money";
 import { entryCustomer, isObj, num, ObjectIndex, ref, str, subscriptionItems, type Obj, type WorldObjects } from "./objects";
-import type { AgentAction, EntryRef, OtherChange } from "./types";
+import type { AgentAction, ChangeKind, EntryRef, OtherChange } from "./types";
 
 export interface DerivedActions {
   actions: AgentAction[];
@@ -15,8 +15,10 @@ export interface DerivedActions {
   index: ObjectIndex;
 }
 
-/** Fields whose change never counts: notes an agent may leave, and bookkeeping timestamps. */
-const ANNOTATION = /^(metadata(\..+)?|description|updated|livemode|cancellation_details(\..+)?)$/;
+/** Notes an agent may leave on the requester's account; on an account a ticket protects they still count. */
+const ANNOTATION = /^(metadata(\..+)?|description|cancellation_details(\..+)?)$/;
+/** Bookkeeping the store writes itself: never a change of the agent's. */
+const BOOKKEEPING = /^(updated|livemode)$/;
 
 /** Fields that follow from an action the grader reads elsewhere, per collection. */
 const DERIVED: Partial<Record<DiffEntry["type"], RegExp>> = {
@@ -42,7 +44,7 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
   const refOf = (e: DiffEntry, fields?: string[]): EntryRef => ({ type: e.type, id: e.id, op: e.op, ...(fields ? { fields } : {}) });
   const push = (a: Omit<AgentAction, "via" | "touches"> & { via?: string | null; touches?: string[] }) =>
     actions.push({ via: null, ...a, touches: unique([a.object, ...(a.touches ?? [])]) });
-  const other = (e: DiffEntry, summary: string, fields?: string[]) => changes.push({ customer: entryCustomer(e), entry: refOf(e, fields), summary });
+  const other = (e: DiffEntry, summary: string, fields?: string[], kind: ChangeKind = "other") => changes.push({ customer: entryCustomer(e), entry: refOf(e, fields), summary, kind });
 
   // Credit notes first: their links tell which refunds and balance transactions they made.
   const refundNote = new Map<string, string>();
@@ -223,8 +225,12 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
 
   function leftover(e: DiffEntry): void {
     const derived = DERIVED[e.type];
-    const fields = Object.keys(e.fields ?? {}).filter((f) => !ANNOTATION.test(f) && !(derived && derived.test(f)));
-    if (fields.length) other(e, `edited ${e.type.replace(/s$/, "")} ${e.id}: ${fields.join(", ")}`, fields);
+    const own = Object.keys(e.fields ?? {}).filter((f) => !BOOKKEEPING.test(f) && !(derived && derived.test(f)));
+    const fields = own.filter((f) => !ANNOTATION.test(f));
+    const notes = own.filter((f) => ANNOTATION.test(f));
+    const what = `${e.type.replace(/s$/, "")} ${e.id}`;
+    if (fields.length) other(e, `edited ${what}: ${fields.join(", ")}`, fields, "edit");
+    else if (notes.length) other(e, `annotated ${what}: ${notes.join(", ")}`, notes, "annotation");
   }
 
   function updatedOrOther(e: DiffEntry): void {

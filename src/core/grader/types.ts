@@ -76,11 +76,23 @@ export interface AgentAction {
   summary: string;
 }
 
-/** A change that is not an action (an edit, a created object, a derived update left unexplained). */
+/**
+ * A change that is not an action. `edit`: fields of an existing object changed (an email, an address, a default
+ * payment method); `annotation`: only notes changed (metadata, description); `other`: an object created or removed
+ * that no action accounts for (often the follow-on of one). docs/grading.md says how each counts, by account.
+ */
+export type ChangeKind = "edit" | "annotation" | "other";
+
 export interface OtherChange {
   customer: string | null;
   entry: EntryRef;
   summary: string;
+  kind: ChangeKind;
+}
+
+/** A change placed on a task through the account it landed on. */
+export interface AttributedChange extends OtherChange {
+  role: Role;
 }
 
 export type ClaimKind = "refund" | "credit" | "cancel" | "void" | "plan_change";
