@@ -29,10 +29,11 @@ export const int = (opts: { min?: number; max?: number } = {}) =>
     return n;
   });
 
+/** `True`/`False` too: stripe-python before 12 sent Python's spelling for years, and the real API took it. */
 export const bool = () =>
   z.string().transform((v, ctx) => {
-    if (v === "true") return true;
-    if (v === "false") return false;
+    if (v === "true" || v === "True") return true;
+    if (v === "false" || v === "False") return false;
     return fail(ctx, `Invalid boolean: ${v}`);
   });
 

@@ -43,7 +43,7 @@ export function createStripeService(resources: Resource[]): ServiceHandler {
 
       const header = req.headers.stripeVersion?.trim() || null;
       if (header && !isValidApiVersion(header))
-        return respond(renderError(new StripeError(400, "invalid_request_error", `Invalid Stripe API version: ${header}. Versions look like ${CURRENT_API_VERSION}.`, undefined, undefined, true)), CURRENT_API_VERSION);
+        return respond(renderError(new StripeError(400, "invalid_request_error", `Invalid Stripe API version: ${header}. A version is a release date such as 2020-08-27 or ${CURRENT_API_VERSION}; this twin serves releases from 2011-01-01 to ${CURRENT_API_VERSION}.`, undefined, undefined, true)), CURRENT_API_VERSION);
       const apiVersion = resolveApiVersion(header, store.meta("stripe_version"));
 
       let params: Params;

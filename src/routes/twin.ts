@@ -46,7 +46,8 @@ async function forward(c: Context<AppEnv>, service: Service): Promise<Response> 
   const url = new URL(c.req.url);
   const req: TwinRequest = {
     service,
-    method: c.req.method.toUpperCase(),
+    // HEAD is a GET whose body the app drops (Hono dispatches it so); both twins must answer it the same way.
+    method: c.req.method.toUpperCase() === "HEAD" ? "GET" : c.req.method.toUpperCase(),
     path: url.pathname,
     query: url.search.startsWith("?") ? url.search.slice(1) : url.search,
     body,

@@ -88,6 +88,43 @@ describe("billing twin: decoding and errors", () => {
     expect(r.status).toBe(400);
     expect(r.body.error.message).toMatch(/Invalid Stripe API version: latest/);
   });
+
+  it("rejects a well-formed Stripe-Version that was never a release, and serves real ones", async () => {
+    const w = await createWorld();
+    for (const v of ["2019-13-45", "2023-02-30", "2010-06-01", "2099-01-01", "2025-05-28", "2023-10-16.basil", "2025-05-28.acacia", "2025-05-28.zebra"]) {
+      const r = await stripe(w, "GET", "/v1/customers", { headers: { "stripe-version": v } });
+      expect(r.status, v).toBe(400);
+      expect(r.body.error).toMatchObject({ type: "invalid_request_error", message: expect.stringContaining(`Invalid Stripe API version: ${v}.`) });
+    }
+    for (const v of ["2020-08-27", "2024-06-20", "2024-12-18.acacia", "2025-03-31.basil", "2026-10-28.endive"]) {
+      const r = await stripe(w, "GET", "/v1/customers", { headers: { "stripe-version": v } });
+      expect(r.status, v).toBe(200);
+      expect(r.headers.get("stripe-version")).toBe(v);
+    }
+  });
+
+  it("answers HEAD like GET without a body, as the help desk does", async () => {
+    const w = await createWorld();
+    const head = await call("/v1/customers/cus_Alice", { method: "HEAD", headers: { authorization: `Bearer ${w.key}` } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    expect(head.headers.get("request-id")).toMatch(/^req_/);
+    const missing = await call("/v1/customers/cus_Nope", { method: "HEAD", headers: { authorization: `Bearer ${w.key}` } });
+    expect(missing.status).toBe(404);
+    const desk = await call("/api/v2/tickets.json", { method: "HEAD", headers: { authorization: `Bearer ${w.key}` } });
+    expect(desk.status).toBe(200);
+  });
+
+  it("takes True/False booleans as stripe-python before 12 sent them", async () => {
+    const w = await createWorld();
+    const r = await stripe(w, "POST", "/v1/subscriptions/sub_Alice", { raw: "cancel_at_period_end=True" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.cancel_at_period_end).toBe(true);
+    const back = await stripe(w, "POST", "/v1/subscriptions/sub_Alice", { raw: "cancel_at_period_end=False" });
+    expect(back.body.cancel_at_period_end).toBe(false);
+    const bad = await stripe(w, "POST", "/v1/subscriptions/sub_Alice", { raw: "cancel_at_period_end=TRUE" });
+    expect(bad.status).toBe(400);
+  });
 });
 
 describe("billing twin: lists", () => {
