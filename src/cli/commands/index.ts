@@ -9,6 +9,7 @@ import { tasks } from "./tasks";
 import { init } from "./init";
 import { seed } from "./seed";
 import { runs } from "./runs";
+import { model } from "./model";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
@@ -20,4 +21,5 @@ export const COMMANDS: Record<string, Command> = {
   init,
   seed,
   runs,
+  model,
 };
