@@ -5,13 +5,18 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { compileTasksFile, formatProblem, type CompiledTasks, type IdentityMapInput, type Problem } from "../../core/tasks/index";
 import { ServerError, type AdminClient } from "../client";
 import { packageRoot } from "../paths";
+import { scenarioProblem } from "./scenario";
 
 export type LoadOutcome =
   | { ok: true; compiled: CompiledTasks }
   /** exit 2: the file is wrong (problems name file, line, task); exit 3: the server does not hold the seed. */
   | { ok: false; exitCode: 2 | 3; reason: string; nextAction: string; problems: string[] };
 
-export async function loadTasks(file: string, client: AdminClient): Promise<LoadOutcome> {
+/**
+ * The same checks as `tasks validate`, so a file validate refuses never runs: its policy file must exist, and its
+ * scenario must be one the library holds (unless --scenario replaces it: `fileScenario: false`).
+ */
+export async function loadTasks(file: string, client: AdminClient, opts: { fileScenario?: boolean } = {}): Promise<LoadOutcome> {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file);
@@ -45,6 +50,11 @@ export async function loadTasks(file: string, client: AdminClient): Promise<Load
       }
     },
     loadIdentityMap: async (ref) => readIdentityMap(isAbsolute(ref) ? ref : join(base, ref)),
+    checkPolicy: async (ref) => {
+      const path = isAbsolute(ref) ? ref : join(base, ref);
+      return existsSync(path) ? null : `policy file ${ref} does not exist (looked for ${path})`;
+    },
+    checkScenario: opts.fileScenario === false ? undefined : async (ref) => scenarioProblem(ref, resolve(file)),
   });
   if (result.ok) return { ok: true, compiled: result };
   const problems = result.problems.map((p: Problem) => formatProblem(p));

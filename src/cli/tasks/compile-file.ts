@@ -5,6 +5,7 @@ import { compileTasksFile, formatProblem, type CompileOptions, type CompileResul
 import { decodeTasksBytes } from "../../core/tasks/source";
 import { checkPolicyRef, loadIdentityMapRef, loadSeedRef, readTasksBytes } from "./files";
 import type { CliIo } from "./io";
+import { scenarioProblem } from "../passk/scenario";
 
 export interface DiskCompile {
   result: CompileResult;
@@ -22,6 +23,7 @@ export async function compileFromDisk(io: CliIo, file: string, options: CompileO
     loadSeed: async (ref) => loadSeedRef(io, ref, dir),
     loadIdentityMap: async (ref) => loadIdentityMapRef(ref, dir),
     checkPolicy: async (ref) => checkPolicyRef(io, ref, dir),
+    checkScenario: async (ref) => scenarioProblem(ref, resolve(io.cwd, file)),
     options,
   });
   // The text --rewrite edits: decoded again (cheap), not parsed again (the YAML parse is most of a build).

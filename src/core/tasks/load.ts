@@ -17,6 +17,8 @@ export interface CompileFileInput {
   noIdentityMapHint?: string;
   /** Checks the file's `policy:` reference; returns a problem message, or null when it is fine. */
   checkPolicy?(ref: string): Promise<string | null>;
+  /** Checks the file's `scenario:` (a library name or a file); a problem message, or null when it is fine. */
+  checkScenario?(ref: string): Promise<string | null>;
 }
 
 export async function compileTasksFile(input: CompileFileInput): Promise<CompileResult> {
@@ -38,6 +40,10 @@ export async function compileTasksFile(input: CompileFileInput): Promise<Compile
   if (read.refs.policy !== null && input.checkPolicy) {
     const problem = await input.checkPolicy(read.refs.policy);
     if (problem) fieldProblems.push({ path: ["policy"], message: `policy: ${problem}` });
+  }
+  if (read.refs.scenario !== null && input.checkScenario) {
+    const problem = await input.checkScenario(read.refs.scenario);
+    if (problem) fieldProblems.push({ path: ["scenario"], message: `scenario: ${problem}` });
   }
   return compileTasks({ text: input.text, fileName: input.fileName, seed, seedError, seedLabel, identityMap, options: input.options, read, fieldProblems });
 }

@@ -12,7 +12,7 @@ export interface TasksFileRead {
   data: unknown;
   problems: Problem[];
   /** The header fields callers load before compiling, when they are plain text. */
-  refs: { seed: string | null; identity_map: string | null; policy: string | null };
+  refs: { seed: string | null; identity_map: string | null; policy: string | null; scenario: string | null };
 }
 
 function stringField(data: unknown, key: string): string | null {
@@ -23,7 +23,7 @@ function stringField(data: unknown, key: string): string | null {
 
 export function readTasksFile(input: string | Uint8Array, file: string): TasksFileRead {
   const decoded = typeof input === "string" ? checkTasksText(input, file) : decodeTasksBytes(input, file);
-  const empty = { seed: null, identity_map: null, policy: null };
+  const empty = { seed: null, identity_map: null, policy: null, scenario: null };
   if (!decoded.ok) return { file, text: null, source: null, data: undefined, problems: decoded.problems, refs: empty };
   const text = decoded.text;
   if (text.trim() === "") {
@@ -38,6 +38,6 @@ export function readTasksFile(input: string | Uint8Array, file: string): TasksFi
     source: parsed.source,
     data,
     problems: [],
-    refs: { seed: stringField(data, "seed"), identity_map: stringField(data, "identity_map"), policy: stringField(data, "policy") },
+    refs: { seed: stringField(data, "seed"), identity_map: stringField(data, "identity_map"), policy: stringField(data, "policy"), scenario: stringField(data, "scenario") },
   };
 }
