@@ -1,8 +1,16 @@
 // The CLI's HTTP transport to a worlds server: node:http(s) with keep-alive. Node's fetch cost the client about
 // 1.1 ms of CPU per request against 0.5 ms here (measured against /health on the local server), and a crash test
 // makes two admin requests per episode on the same cores as the agents and the server.
+//
+// Keep-alive has one trap: a server closes a connection that sat idle (workerd after 5 s, sending no Keep-Alive
+// hint), and a request sent on it as the close crosses it fails with ECONNRESET. Under `passk` a world's socket
+// sits idle while its agent works, so that race made infrastructure errors that moved with machine load. Two
+// defences: a socket idle longer than MAX_IDLE_MS is never used again (checked on the clock when the pool hands it
+// out, so a late timer cannot let one through), and a reset that reaches a reused socket before any answer is
+// retried on a fresh connection when repeating the request is harmless (see TransportRequest.retrySafe).
 import http from "node:http";
 import https from "node:https";
+import type { Duplex } from "node:stream";
 
 export interface TransportResponse {
   status: number;
@@ -19,13 +27,90 @@ export interface TransportRequest {
   body?: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Whether sending the request twice has the effect of sending it once, so a reset reused connection may be
+   * retried even though the server may have read it: true for GET/HEAD/PUT/DELETE/OPTIONS unless set; a POST only
+   * when the server dedups it (an Idempotency-Key it honours). A request on a socket the pool discarded as stale
+   * was provably never sent and is retried whatever this says.
+   */
+  retrySafe?: boolean;
+}
+
+/**
+ * The longest a kept connection may sit idle and still be used. workerd closes idle connections after 5 s and
+ * Node's http server after 5 s; this stays well under both, with room for a loaded machine between the check and
+ * the request reaching the server. A fresh loopback connection costs about a tenth of a millisecond.
+ */
+export const MAX_IDLE_MS = 2_000;
+/** Retries after a reset on a reused connection: a second stale socket in a row is possible, a third is not. */
+const MAX_RETRIES = 2;
+const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+const RESET_CODES = new Set(["ECONNRESET", "EPIPE"]);
+
+const idleSince = new WeakMap<Duplex, number>();
+/** Requests whose socket the pool refused as stale before a byte was written to it. */
+const unsent = new WeakSet<http.ClientRequest>();
+
+/** Called by the pool as it hands a kept socket to a request, before the request writes anything. */
+function refuseIfStale(socket: Duplex, req: http.ClientRequest): void {
+  const since = idleSince.get(socket);
+  if (since === undefined || performance.now() - since <= MAX_IDLE_MS) return;
+  unsent.add(req);
+  req.destroy();
+  socket.destroy();
+}
+
+// The idle timeout (the agents' `timeout`) closes the sockets the check would refuse, so the pool holds no dead
+// ones; the check is what holds when the event loop was too busy for that timer to fire in time.
+class FreshHttpAgent extends http.Agent {
+  override keepSocketAlive(socket: Duplex): boolean {
+    idleSince.set(socket, performance.now());
+    return super.keepSocketAlive(socket) as unknown as boolean; // typed void; Node answers whether it kept it
+  }
+  override reuseSocket(socket: Duplex, req: http.ClientRequest): void {
+    super.reuseSocket(socket, req);
+    refuseIfStale(socket, req);
+  }
+}
+
+class FreshHttpsAgent extends https.Agent {
+  override keepSocketAlive(socket: Duplex): boolean {
+    idleSince.set(socket, performance.now());
+    return super.keepSocketAlive(socket) as unknown as boolean;
+  }
+  override reuseSocket(socket: Duplex, req: http.ClientRequest): void {
+    super.reuseSocket(socket, req);
+    refuseIfStale(socket, req);
+  }
 }
 
 // Idle sockets are unref'd by the agent, so a finished command still exits at once.
-const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+const agents = { "http:": new FreshHttpAgent({ keepAlive: true, timeout: MAX_IDLE_MS }), "https:": new FreshHttpsAgent({ keepAlive: true, timeout: MAX_IDLE_MS }) };
 
-/** Sends one request and reads the whole answer. Rejects on network failure, timeout (TimeoutError) or abort. */
-export function send(r: TransportRequest): Promise<TransportResponse> {
+/**
+ * Sends one request and reads the whole answer. Rejects on network failure, timeout (TimeoutError) or abort;
+ * a reset of a reused keep-alive connection is retried when that is safe (see above).
+ */
+export async function send(r: TransportRequest): Promise<TransportResponse> {
+  const deadline = performance.now() + r.timeoutMs;
+  const retrySafe = r.retrySafe ?? IDEMPOTENT.has(r.method.toUpperCase());
+  for (let attempt = 0; ; attempt++) {
+    const left = Math.max(1, Math.round(deadline - performance.now()));
+    const out = await sendOnce({ ...r, timeoutMs: left });
+    if (out.ok) return out.response;
+    const { error, unsentRequest, reusedSocket, answered } = out;
+    const reset = RESET_CODES.has((error as NodeJS.ErrnoException).code ?? "");
+    // A fresh connection that resets is the server's trouble, not a stale socket: no retry hides it.
+    const retry = unsentRequest || (reset && reusedSocket && !answered && retrySafe);
+    if (!retry || attempt >= MAX_RETRIES || r.signal?.aborted || performance.now() >= deadline) throw error;
+  }
+}
+
+type Attempt =
+  | { ok: true; response: TransportResponse }
+  | { ok: false; error: Error; unsentRequest: boolean; reusedSocket: boolean; answered: boolean };
+
+function sendOnce(r: TransportRequest): Promise<Attempt> {
   const url = new URL(r.url);
   const mod = url.protocol === "https:" ? https : http;
   const agent = agents[url.protocol as keyof typeof agents];
@@ -34,7 +119,9 @@ export function send(r: TransportRequest): Promise<TransportResponse> {
     if (r.signal?.aborted) return reject(r.signal.reason);
     const body = r.body === undefined ? undefined : Buffer.from(r.body, "utf8");
     const headers = body ? { ...r.headers, "content-length": String(body.byteLength) } : r.headers;
+    let answered = false;
     const req = mod.request(url, { method: r.method, headers, agent }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", fail);
@@ -42,7 +129,7 @@ export function send(r: TransportRequest): Promise<TransportResponse> {
         done();
         const text = Buffer.concat(chunks).toString("utf8");
         const status = res.statusCode ?? 0;
-        resolve({ status, ok: status >= 200 && status < 300, text: () => text, json: () => JSON.parse(text) as unknown });
+        resolve({ ok: true, response: { status, ok: status >= 200 && status < 300, text: () => text, json: () => JSON.parse(text) as unknown } });
       });
     });
     const timer = setTimeout(() => req.destroy(new DOMException(`no answer in ${r.timeoutMs} ms`, "TimeoutError")), r.timeoutMs);
@@ -54,9 +141,12 @@ export function send(r: TransportRequest): Promise<TransportResponse> {
     }
     function fail(e: Error) {
       done();
-      reject(e);
+      // Timeouts and aborts are final; only network failures are candidates for a retry.
+      if (e instanceof DOMException) reject(e);
+      else resolve({ ok: false, error: e, unsentRequest: unsent.has(req), reusedSocket: req.reusedSocket, answered });
     }
     req.on("error", fail);
-    req.end(body);
+    // The pool refused a stale socket while the request was being made: there is nothing to send on it.
+    if (!unsent.has(req)) req.end(body);
   });
 }
