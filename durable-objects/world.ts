@@ -54,6 +54,11 @@ const TRACE_BATCH = 64;
 const TRACE_FLUSH_MS = 250;
 
 const ROLLBACK = Symbol("rollback");
+/**
+ * What seeding answers: the world's object count, or why its id cannot be seeded (already seeded differently,
+ * or deleted: an id is spent once its world ends). A refusal is an answer, not a throw: it crosses RPC as data.
+ */
+export type InitOutcome = { objects: number } | { refused: "seeded" | "ended" };
 const utf8 = new TextEncoder();
 
 function traceRow(req: TwinRequest, res: Pick<TwinResponse, "status" | "body" | "note" | "replayed">, responseOf: string | null): TraceRow {
@@ -83,8 +88,9 @@ export class World extends DurableObject {
    * by content hash) and what they wrote to the world's meta is kept as a snapshot, so every later world of the
    * seed is a handful of meta rows (initFromCache). Refuses a second seeding: a world's baseline never moves.
    */
-  async init(args: WorldInit): Promise<{ objects: number }> {
-    if (this.store.meta("world_id")) throw new Error(`world ${args.worldId} is already seeded`);
+  async init(args: WorldInit): Promise<InitOutcome> {
+    const repeat = this.repeatedInit(args);
+    if (repeat) return repeat;
     const clockUnix = Math.floor(Date.parse(args.seed.clock) / 1000);
     let captured: { meta: Array<[string, string]>; chunks: string[]; objects: number } | null = null;
     // The seeders write counters to meta through the store; run them in a transaction that is always rolled
@@ -120,8 +126,9 @@ export class World extends DurableObject {
    * Seeds the world from a snapshot of an earlier world seeded with the same seed in this isolate; null when
    * there is none (the caller then sends the seed to init). Saves normalising and shipping the whole seed.
    */
-  async initFromCache(args: Omit<WorldInit, "seed">): Promise<{ objects: number } | null> {
-    if (this.store.meta("world_id")) throw new Error(`world ${args.worldId} is already seeded`);
+  async initFromCache(args: Omit<WorldInit, "seed">): Promise<InitOutcome | null> {
+    const repeat = this.repeatedInit(args);
+    if (repeat) return repeat;
     const snapshot = cachedSeed(args.seedHash);
     if (!snapshot) return null;
     await storeBase(this.env as Env, snapshot.baseKey, snapshot.chunks);
@@ -133,6 +140,7 @@ export class World extends DurableObject {
     return this.transact(() => {
       for (const [k, v] of snapshot.meta) this.store.setMeta(k, v);
       this.store.setMeta("base_key", snapshot.baseKey);
+      this.store.setMeta("objects", String(snapshot.objects));
       this.setIdentity(args);
       return { objects: snapshot.objects };
     });
@@ -145,6 +153,20 @@ export class World extends DurableObject {
     if (key === null) return;
     const base = cachedBase(key) ?? baseFromChunks(key, await loadBase(this.env as Env, key));
     this.store.setBase(base);
+  }
+
+  /**
+   * A world made by an idempotent creation request is named by the request's key (src/worlds/lifecycle.ts), so a
+   * retried request arrives here again: with the same key, seed and scenario it gets the first answer back, and
+   * anything else is a second seeding, refused (a world's baseline never moves).
+   */
+  private repeatedInit(args: Omit<WorldInit, "seed">): InitOutcome | null {
+    if (this.store.meta("ended")) return { refused: "ended" };
+    if (!this.store.meta("world_id")) return null;
+    const same =
+      this.store.meta("key_hash") === args.keyHash && this.store.meta("seed_hash") === args.seedHash && this.store.meta("scenario") === JSON.stringify(args.scenario ?? null);
+    const objects = this.store.meta("objects");
+    return same && objects !== null ? { objects: Number(objects) } : { refused: "seeded" };
   }
 
   private setIdentity(args: Omit<WorldInit, "seed">): void {
@@ -341,6 +363,8 @@ export class World extends DurableObject {
     this.ctx.storage.sql.exec(WORLD_SCHEMA);
     // The store's generation moves on reset, so no answer cached before is served again.
     this.store.reset();
+    // A tombstone: an idempotent creation request repeated after the world's end must not bring it back.
+    this.store.setMeta("ended", "1");
     this.scenarioDoc = undefined;
   }
 

@@ -25,15 +25,26 @@ export function worldEndpoints(origin: string): { stripe_api_base: string; zende
   return { stripe_api_base: origin, zendesk_url: origin };
 }
 
-export async function createWorld(env: Env, seed: SeedDocument, origin: string, opts: { scenario?: unknown; runId?: string; hash?: string } = {}): Promise<CreatedWorld> {
-  const id = newWorldId();
-  const key = newWorldKey(id);
+export interface CreateWorldOptions {
+  scenario?: unknown;
+  runId?: string;
+  hash?: string;
+  /** The world's id and key, when the request names them (an idempotent request: worldFromIdempotencyKey). */
+  identity?: { id: string; key: string };
+}
+
+/** Creates and registers a world; with `identity`, a repeat of the same creation answers the same world. */
+export async function createWorld(env: Env, seed: SeedDocument, origin: string, opts: CreateWorldOptions = {}): Promise<CreatedWorld> {
+  const id = opts.identity?.id ?? newWorldId();
+  const key = opts.identity?.key ?? newWorldKey(id);
   const hash = opts.hash ?? (await seedHash(seed));
   const stub = env.WORLD.getByName(id);
   // A library name becomes its document here, so a world stores the exact rules it runs under.
   const identity = { worldId: id, keyHash: await sha256Hex(key), seedHash: hash, scenario: requireScenario(opts.scenario) };
   // Most worlds are seeded with a seed their isolate has seeded before: try the snapshot first.
-  const { objects } = (await stub.initFromCache(identity)) ?? (await stub.init({ ...identity, seed }));
+  const outcome = (await stub.initFromCache(identity)) ?? (await stub.init({ ...identity, seed }));
+  if ("refused" in outcome) throw new WorldIdTaken(id, outcome.refused);
+  const { objects } = outcome;
   await drizzle(env.DB)
     .insert(worlds)
     .values({ id, seedName: seed.name, seedHash: hash, objects, createdAt: new Date(), runId: opts.runId ?? null })
@@ -62,5 +73,12 @@ export async function destroyWorld(env: Env, id: string, opts: { diff?: boolean 
 export class WorldNotFound extends Error {
   constructor(readonly worldId: string) {
     super(`No world ${worldId}.`);
+  }
+}
+
+/** The id a creation request named (by its Idempotency-Key) belongs to another world, or to one that ended. */
+export class WorldIdTaken extends Error {
+  constructor(readonly worldId: string, readonly reason: "seeded" | "ended") {
+    super(`World ${worldId} ${reason === "seeded" ? "exists with another seed or scenario" : "was deleted"}.`);
   }
 }

@@ -6,7 +6,8 @@ import { preparedRequest, prepareSeed, rememberRequest } from "../../worlds/seed
 import { ADMIN_BODY_LIMIT, readBodyLimited } from "../../http/limits";
 import { sha256Hex } from "../../core/util/canonical";
 import { OBJECT_TYPES } from "../../core/diff/types";
-import { createWorld, destroyWorld, WorldNotFound } from "../../worlds/lifecycle";
+import { createWorld, destroyWorld, WorldIdTaken, WorldNotFound, type CreatedWorld } from "../../worlds/lifecycle";
+import { worldFromIdempotencyKey } from "../../http/ids";
 import { resolveScenario } from "../../scenarios/resolve";
 import { parseJsonBody } from "./body";
 import { adminError } from "./errors";
@@ -18,16 +19,22 @@ const createBody = z.strictObject({
   scenario: z.union([z.string(), z.record(z.string(), z.unknown()), z.null()]).optional(),
 });
 
+// Idempotency-Key (optional): the same key names the same world, so a client that lost the answer to a
+// connection reset can send the request again and get that world back rather than a second one.
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
 worldsRoutes.post("/", async (c) => {
   const text = await readBodyLimited(c.req.raw, ADMIN_BODY_LIMIT);
   if (text === null) return adminError(c, 413, "body_too_large", `Request body is larger than ${ADMIN_BODY_LIMIT} bytes.`);
+  const idempotencyKey = c.req.header("idempotency-key");
+  if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey))
+    return adminError(c, 400, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 printable characters without spaces.");
+  // The admin token is the secret: requireToken has made sure there is one.
+  const identity = idempotencyKey === undefined ? undefined : await worldFromIdempotencyKey(c.env.WORLDS_TOKEN ?? "", idempotencyKey);
   // A crash test creates many worlds from one request body; the same bytes skip parsing and validation.
   const bodyKey = await sha256Hex(text);
   const known = preparedRequest(bodyKey);
-  if (known) {
-    const world = await createWorld(c.env, known.seed, new URL(c.req.url).origin, { scenario: known.scenario, hash: known.hash });
-    return c.json(world, 201);
-  }
+  if (known) return created(c, () => createWorld(c.env, known.seed, new URL(c.req.url).origin, { scenario: known.scenario, hash: known.hash, identity }));
   const body = parseJsonBody(c, text, createBody);
   if (!body.ok) return body.response;
   const raw = typeof body.value.seed === "string" ? BUNDLED_SEEDS[body.value.seed] : body.value.seed;
@@ -37,9 +44,19 @@ worldsRoutes.post("/", async (c) => {
   const scenario = resolveScenario(body.value.scenario);
   if (!scenario.ok) return adminError(c, scenario.status, scenario.code, scenario.message, scenario.issues);
   rememberRequest(bodyKey, { seed: parsed.seed, hash: parsed.hash, scenario: scenario.scenario }, text.length);
-  const world = await createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: scenario.scenario, hash: parsed.hash });
-  return c.json(world, 201);
+  return created(c, () => createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: scenario.scenario, hash: parsed.hash, identity }));
 });
+
+async function created(c: Context<AppEnv>, make: () => Promise<CreatedWorld>): Promise<Response> {
+  try {
+    return c.json(await make(), 201);
+  } catch (e) {
+    // Only an idempotent request can name a world that exists: its key was used for another one.
+    if (e instanceof WorldIdTaken)
+      return adminError(c, 409, "idempotency_key_reused", e.reason === "seeded" ? "This Idempotency-Key already made a world from another seed or scenario; use a new key for a new world." : "This Idempotency-Key made a world that has since been deleted; use a new key for a new world.");
+    throw e;
+  }
+}
 
 const idParam = (c: Context<AppEnv>) => c.req.param("id") ?? "";
 const validId = (id: string) => /^w_[A-Za-z0-9]{16}$/.test(id);
