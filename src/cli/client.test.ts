@@ -87,6 +87,41 @@ describe("AdminClient", () => {
     expect(err.exitCode).toBe(3);
   });
 
+  it("never advises what the user already did: a command's own local server is not one to start or pass", async () => {
+    const url = await serve((req) => req.socket.resetAndDestroy());
+    const local = (await new AdminClient(url, "tok", { localServer: true }).seeds().catch((e: unknown) => e)) as ServerError;
+    expect(local.kind).toBe("unreachable");
+    expect(local.message).toContain("the local server this command started");
+    expect(local.message).toContain("ECONNRESET");
+    expect(local.message).not.toContain("--server auto");
+    expect(local.message).not.toContain("Start one");
+    // A server named by URL that drops a call was there: it is not reported as absent either.
+    const named = (await new AdminClient(url, "tok").seeds().catch((e: unknown) => e)) as ServerError;
+    expect(named.message).toMatch(/the worlds server at .* did not answer GET \/admin\/seeds \(ECONNRESET\)/);
+  });
+
+  it("creates a world with an idempotency key, and a retry after a reset connection sends the same key", async () => {
+    const keys: string[] = [];
+    const used = new WeakMap<object, number>();
+    const url = await serve((req, _body, res) => {
+      const uses = (used.get(req.socket) ?? 0) + 1;
+      used.set(req.socket, uses);
+      if (req.url === "/admin/seeds") return json(res, 200, { data: [] });
+      keys.push(String(req.headers["idempotency-key"]));
+      // The first creation arrives on the connection the seeds call left: the connection goes, no answer.
+      if (keys.length === 1 && uses > 1) return req.socket.resetAndDestroy();
+      json(res, 201, { id: "w_AAAAAAAAAAAAAAAA", key: "sk_test_x", seed: { name: "s", hash: "h" }, objects: 1, stripe_api_base: "u", zendesk_url: "u" });
+    });
+    const client = new AdminClient(url, "tok");
+    await client.seeds();
+    expect((await client.createWorld("acme-small")).id).toBe("w_AAAAAAAAAAAAAAAA");
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^wc_[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    await client.createWorld("acme-small");
+    expect(keys[2]).not.toBe(keys[0]); // a new world, a new key
+  });
+
   it("gives up on a server that does not answer within the timeout", async () => {
     const url = await serve(() => undefined); // never answers
     const t0 = performance.now();

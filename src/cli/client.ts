@@ -1,5 +1,6 @@
 // The admin API seen from the CLI: worlds, their diffs and traces, seeds. Every failure becomes a ServerError
 // whose exitCode follows the result contract (3 = the server or a thing it should hold is missing).
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { WorldDiff } from "../core/diff/types";
 import type { TraceRecord } from "../../durable-objects/protocol";
@@ -78,6 +79,16 @@ export interface AdminClientOptions {
   /** Per-request timeout; a server that stops answering is reported, not waited on forever. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The server is the local one this command started (--server auto): advice must not be to start one. */
+  localServer?: boolean;
+}
+
+/** What one admin call needs beyond method and path. */
+interface CallOptions {
+  requireOk?: boolean;
+  headers?: Record<string, string>;
+  /** Sending it twice has the effect of sending it once (see TransportRequest.retrySafe). */
+  retrySafe?: boolean;
 }
 
 export class AdminClient {
@@ -91,12 +102,17 @@ export class AdminClient {
   }
 
   async health(): Promise<boolean> {
-    const res = await this.request("GET", "/health", undefined, false);
+    const res = await this.request("GET", "/health", undefined, { requireOk: false });
     return res.ok;
   }
 
+  /**
+   * The key makes the request safe to repeat: a retry after a dropped connection answers the world the first
+   * attempt made (the server derives the world from it) instead of making a second one.
+   */
   createWorld(seed: string | Record<string, unknown>, scenario?: unknown): Promise<CreatedWorld> {
-    return this.json("POST", "/admin/worlds", createdWorldSchema, { seed, ...(scenario === undefined || scenario === null ? {} : { scenario }) });
+    const body = { seed, ...(scenario === undefined || scenario === null ? {} : { scenario }) };
+    return this.json("POST", "/admin/worlds", createdWorldSchema, body, { headers: { "idempotency-key": `wc_${randomUUID()}` }, retrySafe: true });
   }
 
   world(id: string): Promise<WorldInfoResponse> {
@@ -166,7 +182,7 @@ export class AdminClient {
 
   /** Registers a finished CLI run (idempotent by its run id); answers whether this call created it. */
   async importRun(body: RunImport): Promise<{ run_id: string; created: boolean }> {
-    return this.json("POST", "/admin/runs/import", z.object({ run_id: z.string(), created: z.boolean() }), body);
+    return this.json("POST", "/admin/runs/import", z.object({ run_id: z.string(), created: z.boolean() }), body, { retrySafe: true });
   }
 
   /** Runs newest first (CLI and hosted), optionally of one status. */
@@ -181,8 +197,8 @@ export class AdminClient {
     return (await this.json("GET", `/admin/runs/${encodeURIComponent(id)}`, runViewSchema)) as unknown as RunView;
   }
 
-  private async json<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
-    const res = await this.request(method, path, body);
+  private async json<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown, call: CallOptions = {}): Promise<z.infer<S>> {
+    const res = await this.request(method, path, body, call);
     let parsed: unknown;
     try {
       parsed = res.json();
@@ -194,26 +210,23 @@ export class AdminClient {
     return checked.data;
   }
 
-  private async request(method: string, path: string, body?: unknown, requireOk = true): Promise<TransportResponse> {
+  private async request(method: string, path: string, body?: unknown, call: CallOptions = {}): Promise<TransportResponse> {
     let res: TransportResponse;
     try {
       res = await send({
         method,
         url: this.url + path,
-        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...call.headers },
         body: body === undefined ? undefined : JSON.stringify(body),
         timeoutMs: this.opts.timeoutMs ?? 60_000,
         signal: this.opts.signal,
+        retrySafe: call.retrySafe,
       });
     } catch (e) {
       if (this.opts.signal?.aborted) throw e;
-      // A socket error's code (ECONNREFUSED...), else the error's name (TimeoutError; a DOMException's numeric code
-      // says nothing to a user).
-      const code = (e as NodeJS.ErrnoException).code;
-      const cause = typeof code === "string" ? code : (e as Error).name;
-      throw new ServerError("unreachable", `no worlds server answers at ${this.url} (${cause}). Start one with \`worlds serve\`, or pass --server auto.`);
+      throw new ServerError("unreachable", unreachableMessage(this.url, `${method} ${path}`, e, this.opts.localServer ?? false));
     }
-    if (!requireOk || res.ok) return res;
+    if (call.requireOk === false || res.ok) return res;
     const err = errorBody(res);
     const code = err?.error?.code ?? null;
     const message = err?.error?.message ?? `HTTP ${res.status}`;
@@ -223,6 +236,25 @@ export class AdminClient {
     if (res.status >= 400 && res.status < 500) throw new ServerError("bad_request", `${method} ${path}: ${message}${issuesText(err)}`, res.status, code);
     throw new ServerError("server", `${method} ${path}: the server failed (${res.status} ${message}).`, res.status, code);
   }
+}
+
+/**
+ * Why a call got no answer, and what to do about it. A refused connection means no server there; a reset or a
+ * timeout means one that was there went away or stalled. The advice never repeats what the user already did:
+ * a command's own local server is not one they can start or pass.
+ */
+export function unreachableMessage(url: string, call: string, e: unknown, localServer: boolean): string {
+  // A socket error's code (ECONNREFUSED...), else the error's name (TimeoutError; a DOMException's numeric code
+  // says nothing to a user).
+  const code = (e as NodeJS.ErrnoException).code;
+  const cause = typeof code === "string" ? code : (e as Error).name;
+  const absent = ["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"].includes(cause);
+  if (localServer)
+    return absent
+      ? `the local server this command started at ${url} stopped answering (${cause} on ${call}). \`worlds serve --verbose\` runs it on its own and shows its log.`
+      : `the local server this command started at ${url} dropped ${call} (${cause}). Run the command again; if it recurs, \`worlds serve --verbose\` shows the server's log.`;
+  if (absent) return `no worlds server answers at ${url} (${cause}). Start one with \`worlds serve\`, or pass --server auto.`;
+  return `the worlds server at ${url} did not answer ${call} (${cause}). Check that it is still running, then run the command again.`;
 }
 
 function errorBody(res: TransportResponse): { error?: { code?: string; message?: string } } | null {

@@ -47,7 +47,7 @@ export async function connectServer(choice: ServerChoice, interrupt: Interrupt, 
     // Our handlers, not Miniflare's, decide what happens on Ctrl-C (agents and worlds first).
     interrupt.takeOver();
     // No abort signal on the client: after Ctrl-C it still has worlds to destroy.
-    const client = new AdminClient(local.url, local.token);
+    const client = new AdminClient(local.url, local.token, { localServer: true });
     return { client, url: local.url, local, flags: ["--server", "auto"], stop: () => local.stop() };
   }
   const url = choice.url ?? env.WORLDS_URL;
