@@ -17,6 +17,7 @@ import { execute } from "../passk/execute";
 import { registerRun } from "../passk/register";
 import { progressView } from "../results/progress";
 import { loadScenarioArg } from "../passk/scenario";
+import { packName } from "../passk/pack";
 import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
@@ -156,7 +157,7 @@ export const passk: Command = {
       const results = buildResults({
         mode,
         runs_requested: runs,
-        tasks: { file: source, hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: null },
+        tasks: { file: source, hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: f.tasks ? packName(f.tasks, compiled.hashes.file) : null },
         rubric: plan.rubric,
         invocation: { agent_command: [...agent], server_flags: server.flags, replay_flags: replayFlags, ...(f.tasks ? {} : { source_flags: ["--seed", f.seed!, "--rubric", f.rubric!] }) },
         episodes: execution.episodes,
