@@ -185,6 +185,8 @@ describe("importing the example exports on acme-small", () => {
     expect(lines[0]).toBe("mapped: id ← Id, requester ← Requester email, requester_name ← Requester, subject ← Subject, priority ← Priority, tags ← Tags, created ← Created at");
     expect(lines[1]).toBe("unmapped → metadata: Summation column, Requester id, Requester external id, Requester domain, Submitter, Assignee, Group, Status, Via, Ticket type, Updated at");
     expect(r.out).toContain("skipped 1 row from 1 requester the account does not know (pat.doe@unknown-company.example)");
+    // seed import takes --sample, not --limit (that one is tasks import's own).
+    expect(r.out).toContain("raise --sample on seed import");
     expect(r.out).toContain("imported 5 tasks from 6 CSV rows into tasks.yaml (seed acme-small)");
     const text = readFileSync(join(dir, "tasks.yaml"), "utf8");
     expect(text).toContain('  - id: "5102"\n    requester: accounts.delta@example.com\n    requester_name: Delta Dental Group\n    subject: Card declined, please retry the September invoice\n    body: Card declined, please retry the September invoice\n    priority: urgent\n    tags: [billing, payment_failed]');
@@ -305,7 +307,7 @@ describe("import options and refusals", () => {
     const garbage = await run(dir, ["import", "garbage.csv", "--into", "t.yaml", "--seed", "seeds/account.json"]);
     expect(garbage.err).toBe("worlds tasks import: garbage.csv is binary, not a CSV or JSON export (it holds a NUL byte)\nnothing written\n");
     const noSeed = await run(dir, ["import", "export.csv", "--into", "t.yaml"]);
-    expect(noSeed.err).toContain("t.yaml does not exist yet: name its seed with --seed");
+    expect(noSeed.err).toContain("t.yaml does not exist yet: name its seed with --seed <name or .json file> (here: seeds/account.json), or run `worlds init` first");
     writeFileSync(join(dir, "tie.csv"), "Email,Subject,Description,Details\na@b.example,s,d,e\n");
     const tie = await run(dir, ["import", "tie.csv", "--into", "t.yaml", "--seed", "seeds/account.json"]);
     expect(tie.err).toContain("columns 'Description' and 'Details' both look like body; choose one with --map body=Description");

@@ -1,6 +1,6 @@
 // `worlds tasks import FILE --into worlds/tasks.yaml`: a help desk export, an eval tool's cases or a spreadsheet
 // appended to a tasks file as tasks, requesters checked against the account. Nothing is written on an error.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { parseSeed, seedHash } from "../../../core/seed/parse";
@@ -73,7 +73,7 @@ function report(io: CliIo, plan: ImportPlan): void {
   if (s.unknownRequester) {
     const shown = s.unknownEmails.slice(0, 5).join(", ") + (s.unknownEmails.length > 5 ? `, and ${s.unknownEmails.length - 5} more` : "");
     io.out(
-      `skipped ${plural(s.unknownRequester, "row")} from ${plural(s.unknownEmails.length, "requester")} the account does not know (${shown}): the seed import copies a sample of customers, so raise --limit on seed import to take more, pin every row on one customer with --requester <email>, or keep them with --keep-unknown for tasks validate to name\n`,
+      `skipped ${plural(s.unknownRequester, "row")} from ${plural(s.unknownEmails.length, "requester")} the account does not know (${shown}): the seed import copies a sample of customers, so raise --sample on seed import to take more, pin every row on one customer with --requester <email>, or keep them with --keep-unknown for tasks validate to name\n`,
     );
   }
   if (plan.mapped) io.out(`replaced ${plural(plan.mapped, "real requester")} with the seed's pseudonyms (identity map)\n`);
@@ -113,7 +113,7 @@ export async function importCommand(io: CliIo, argv: string[]): Promise<number> 
       seedRef = fileSeed.trim();
       if (f.seed && f.seed !== seedRef && resolve(io.cwd, f.seed) !== resolve(intoDir, seedRef)) return fail(`--seed ${f.seed} differs from the seed ${intoShown} names (${seedRef}); drop --seed, or import into another file`);
     } else {
-      if (!f.seed) return fail(`${intoShown} does not exist yet: name its seed with --seed <name or .json file>`);
+      if (!f.seed) return fail(newFileNeedsSeed(io, intoShown, intoDir));
       const asFile = f.seed.endsWith(".json") && existsSync(resolve(io.cwd, f.seed));
       seedRef = asFile ? relative(intoDir, resolve(io.cwd, f.seed)).split("\\").join("/") : f.seed;
       docText = newTasksFileText(seedRef, basename(file));
@@ -181,3 +181,14 @@ export async function importCommand(io: CliIo, argv: string[]): Promise<number> 
   }
 }
 
+
+/**
+ * A new tasks file needs the account its tickets are on, and no default would be right: say so with the two
+ * ways out, naming the seed files a `worlds seed import` left beside it, if any.
+ */
+function newFileNeedsSeed(io: CliIo, intoShown: string, intoDir: string): string {
+  const seedsDir = join(intoDir, "seeds");
+  const found = existsSync(seedsDir) ? readdirSync(seedsDir).filter((f) => f.endsWith(".json") && !/\.(manifest|identities)\.json$/.test(f)).map((f) => relative(io.cwd, join(seedsDir, f))) : [];
+  const hint = found.length > 0 ? ` (here: ${found.slice(0, 3).join(", ")}${found.length > 3 ? ", …" : ""})` : " (a bundled name such as acme-prod-library, or the file `worlds seed import` wrote)";
+  return `${intoShown} does not exist yet: name its seed with --seed <name or .json file>${hint}, or run \`worlds init\` first, which writes ${intoShown} on your account and lets tasks import append to it`;
+}
