@@ -8,6 +8,7 @@ import { PROVIDERS } from "../webhooks/verify";
 import type { WebhookTicket } from "../webhooks/normalize";
 import { BUNDLED_SEEDS } from "../seeds/bundled";
 import { randomToken } from "../http/ids";
+import { STARTER_INVARIANTS } from "../core/tasks/invariants";
 
 export const hookRequest = z
   .strictObject({
@@ -76,7 +77,7 @@ export function ticketRun(config: HookConfig, hookId: string, provider: string, 
     ...(t.tags.length ? { tags: t.tags.filter((x) => x.trim() !== "") } : {}),
     ...(t.expected ? { expected: oneLine(t.expected) } : {}),
   };
-  const file = { ...config.header, tasks: [task] };
+  const file = { ...withStarterInvariants(config.header), tasks: [task] };
   return {
     tasks: stringifyYaml(file),
     tasks_file: `${hookId}.yaml`,
@@ -86,6 +87,16 @@ export function ticketRun(config: HookConfig, hookId: string, provider: string, 
     concurrency: config.concurrency,
     timeout_s: config.timeout_s,
   };
+}
+
+/**
+ * A hook made with only `seed:` has no keys and no invariants of its own, so a ticket without a key would be a
+ * file in which nothing can fail (refused 422). It gets what every starter file carries instead. Read at delivery,
+ * so hooks stored before this rule get it too; a hook's tasks file keeps exactly the invariants it wrote.
+ */
+function withStarterInvariants(header: Record<string, unknown>): Record<string, unknown> {
+  const bare = Object.keys(header).every((k) => k === "version" || k === "seed");
+  return bare ? { ...header, invariants: [...STARTER_INVARIANTS] } : header;
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();

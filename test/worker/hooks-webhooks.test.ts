@@ -103,6 +103,19 @@ describe("webhook-triggered runs", () => {
     expect(unsigned.status).toBe(401);
   });
 
+  it("runs a ticket without a key on a hook made with only seed:, gated by the starter invariants", async () => {
+    agent = mockAgent(replyWith(carefulAgent));
+    const hook = await newHook({ provider: "zendesk", secret: "zendesk-signing-secret", seed: "acme-small" });
+    const body = ticket({ ticket_id: "88", tags: "billing" });
+    const signed = { ...(await signAs("zendesk", "zendesk-signing-secret", body, Date.now())), "x-zendesk-webhook-invocation-id": "inv-88" };
+    const res = await deliver(hook.url, body, signed);
+    expect(res.status).toBe(202);
+    const { run_id } = await json<{ run_id: string }>(res);
+    const done = await waitForRun(run_id);
+    expect(done.results.tasks.items).toEqual([expect.objectContaining({ id: "zendesk-88", keyed: false, expected: null })]);
+    expect(done.results.tasks.invariants).toEqual(["deleted.customers==0", "created.subscriptions==0"]);
+  });
+
   it("takes its settings from a hook's tasks file, and answers 422 for a ticket the seed cannot place (remembered for replays)", async () => {
     const tasks = "version: 1\nseed: acme-small\ninvariants:\n  - deleted.customers==0\ntasks:\n  - requester: billing.northwind@example.com\n    subject: x\n    body: y\n";
     const hook = await newHook({ provider: "zendesk", secret: "zendesk-signing-secret", tasks });

@@ -2,6 +2,7 @@
 // the policy beside it, and the chosen tasks as the packs wrote them.
 import { Document, isMap, isSeq } from "yaml";
 import type { PackTask } from "./packs";
+import { STARTER_INVARIANTS } from "../../core/tasks/invariants";
 
 const STRINGIFY = { lineWidth: 0, flowCollectionPadding: false, blockQuote: "literal" } as const;
 
@@ -15,7 +16,7 @@ export interface TasksFileSpec {
 }
 
 /** The two checks every starter carries: a run fails when a customer is deleted or a subscription created. */
-export const STARTER_INVARIANTS = ["deleted.customers==0", "created.subscriptions==0"];
+export { STARTER_INVARIANTS };
 
 export function renderTasksFile(spec: TasksFileSpec): string {
   const head: Record<string, unknown> = { version: 1, seed: spec.seed, policy: spec.policy, mode: spec.header.mode ?? "isolated" };

@@ -5,6 +5,12 @@
 import { OBJECT_TYPES, type DiffCounts, type ObjectType } from "../diff/types";
 import { suggest } from "./words";
 
+/**
+ * The two every starter carries (the packs, init's files, tasks import's new files, a webhook hook on a bare
+ * seed): an unkeyed ticket still has a gate, and no correct support action deletes a customer or starts a plan.
+ */
+export const STARTER_INVARIANTS: readonly string[] = ["deleted.customers==0", "created.subscriptions==0"];
+
 export const INVARIANT_OPS = ["created", "updated", "deleted", "changed"] as const;
 export type InvariantOp = (typeof INVARIANT_OPS)[number];
 export const INVARIANT_COMPARISONS = ["==", "!=", "<=", ">=", "<", ">"] as const;
