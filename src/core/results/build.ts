@@ -7,6 +7,7 @@ import { decide, type DecisionFacts, type Tally } from "./decide";
 import { replyExcerpt } from "./excerpt";
 import { buildInput, INFRA_ERROR, type BuildInput, type BuildInputRaw, type Check, type EpisodeRecord, type Evidence, type InfraError, type UnsupportedCall } from "./input";
 import { formatMoney } from "./money";
+import { judgeBlock, worldJudge } from "./judge";
 import { shellLine } from "./shell";
 import {
   RESULTS_SCHEMA,
@@ -91,6 +92,7 @@ function build(input: BuildInput): Results {
           traffic: ep.traffic ? { ...ep.traffic, unsupported: ep.traffic.unsupported.map((u) => ({ ...u })) } : null,
           checks,
           infra_error: infra,
+          judge: worldJudge(grade?.judge, keyed(ticket), infra ? INFRA_ERROR : grade!.verdict),
         };
         dollars += entry.dollars_wrong_cents;
         worlds.push(entry);
@@ -147,6 +149,7 @@ function build(input: BuildInput): Results {
       items: tickets.map(taskItem),
     },
     crash_test: crash,
+    judge: judgeBlock(input.judge, runs, new Set(tickets.filter(keyed).map((t) => t.id))),
     runs,
   };
 }

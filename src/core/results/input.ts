@@ -4,6 +4,8 @@
 import { z } from "zod";
 import { VERDICTS } from "../grader/types";
 import { rubricDocument } from "../rubric/schema";
+import { judgeRecord } from "../judge/record";
+import { judgeRunInput } from "./judge";
 
 /** Verdicts the grader gives a keyed task (docs/grading.md), worst first; null is a policy-only task's. */
 export const GRADER_VERDICTS = VERDICTS;
@@ -56,6 +58,8 @@ export const taskGrade = z.strictObject({
   /** Desk status the ticket ended in (shift mode); null in isolated mode. */
   status_after: z.string().nullable().default(null),
   evidence: evidence.default({ diff: [], reply_sentences: [], notes: [] }),
+  /** The policy judge's record for this task (passk --judge, a hosted run's judge); null without one. */
+  judge: judgeRecord.nullable().default(null),
 });
 export type TaskGrade = z.infer<typeof taskGrade>;
 
@@ -148,6 +152,8 @@ export const buildInput = z.strictObject({
     .strictObject({ status: z.enum(SETUP_STATUSES), reason: z.string().min(1), next_action: z.string().min(1) })
     .nullable()
     .default(null),
+  /** The policy judge of this run (model, policy, budget); null when it was off. */
+  judge: judgeRunInput.nullable().default(null),
   /** ISO timestamp to stamp on the results; null keeps the output byte-identical across runs. */
   generated_at: z.string().nullable().default(null),
 });

@@ -1,6 +1,7 @@
 // The results document: what `worlds passk --json` prints and what a hosted run returns. This is a public
 // contract (docs/results.md, docs/schemas/results.schema.json): add fields, never rename or repurpose them.
 import type { AgentOutcome, Check, Evidence, InfraError, Traffic, Verdict } from "./input";
+import type { JudgeRecord } from "../judge/record";
 
 export const RESULTS_SCHEMA = "worlds.results/1" as const;
 
@@ -20,6 +21,8 @@ export interface Results {
   agent: { command: string[]; display: string };
   tasks: TasksBlock;
   crash_test: CrashTest;
+  /** The policy judge's run block; null when the run had no judge (docs/judge.md). */
+  judge: JudgeRunBlock | null;
   runs: RunResult[];
 }
 
@@ -73,6 +76,44 @@ export interface WorldResult {
   traffic: Traffic | null;
   checks: Check[];
   infra_error: InfraError | null;
+  /** The policy judge's second opinion on this trial (the verdict of a policy-only task); null without --judge. */
+  judge: WorldJudge | null;
+}
+
+export type WorldJudge = JudgeRecord & {
+  /** On a keyed task: whether the judge's pass/fail matches the key's verdict; null when either has none. */
+  agrees_with_key: boolean | null;
+};
+
+export interface JudgeRunBlock {
+  model: string;
+  prompt_version: string;
+  policy: { source: string; sha256: string; chars: number };
+  budget_dollars: number | null;
+  /** Trials the judge was asked about. */
+  tasks: number;
+  judged: number;
+  errors: number;
+  errors_by_kind: Record<string, number>;
+  skipped_for_budget: number;
+  /** Requests sent to the model, retries included. */
+  calls: number;
+  /** Judgements answered from the cache. */
+  cached: number;
+  tokens: { input: number; output: number };
+  dollars: number;
+  /** Some judgement used a model the price table does not hold (its cost is not in dollars). */
+  unpriced: boolean;
+  /** The judge's verdicts on tasks with no key: the only grade they get. */
+  policy_only: { judged: number; passed: number; failed: number };
+  /** Keyed trials both graded: how often the judge's pass/fail was the key's, as a confusion matrix. */
+  agreement: {
+    compared: number;
+    agreed: number;
+    rate: number | null;
+    key_passed: { judge_passed: number; judge_failed: number };
+    key_failed: { judge_passed: number; judge_failed: number };
+  };
 }
 
 export interface ReplyExcerpt {
