@@ -10,8 +10,12 @@ import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
   authorities: { kind: "value", placeholder: "A,B", help: "what the agent may do: refunds, credits, cancellations, plan-changes, invoices; all or none (default all)" },
-  account: { kind: "value", placeholder: "library|SEED", help: "the bundled library account, or a seed file from `worlds seed import` (default library)" },
-  tickets: { kind: "value", placeholder: "EXPORT", help: "a help desk export (CSV, JSON) whose rows become tasks" },
+  account: { kind: "value", placeholder: "library|stripe|SEED", help: "the bundled library account, stripe (import your account now), or a seed file from `worlds seed import` (default library)" },
+  tickets: { kind: "value", placeholder: "EXPORT", help: "a help desk export (CSV, JSON) whose rows become tasks; with --account stripe its requesters are copied in first" },
+  "api-key": { kind: "value", placeholder: "K", help: "--account stripe: the Stripe key to read the account with (default: $STRIPE_API_KEY)" },
+  "api-base": { kind: "value", placeholder: "URL", help: "--account stripe: the API's base URL (default https://api.stripe.com)" },
+  sample: { kind: "value", placeholder: "N", help: "--account stripe: the newest N of each resource (default 100), beside every customer the export names" },
+  salt: { kind: "value", placeholder: "PHRASE", help: "--account stripe: derive pseudonyms from this phrase when the key cannot read the account's id" },
   policy: { kind: "value", placeholder: "FILE", help: "your support policy (default: the library's)" },
   ci: { kind: "switch", help: "write .github/workflows/worlds.yml (the default)" },
   "no-ci": { kind: "switch", help: "do not write the workflow" },
@@ -23,6 +27,10 @@ const SCHEMA = z.strictObject({
   authorities: z.string().optional(),
   account: flag.text().optional(),
   tickets: flag.text().optional(),
+  "api-key": flag.text().optional(),
+  "api-base": flag.url().optional(),
+  sample: flag.int(1, 10_000).optional(),
+  salt: z.string().min(8, { message: "must be at least 8 characters" }).optional(),
   policy: flag.text().optional(),
   ci: flag.switch(),
   "no-ci": flag.switch(),
@@ -30,7 +38,9 @@ const SCHEMA = z.strictObject({
   yes: flag.switch(),
   force: flag.switch(),
 });
-const USAGE = "worlds init [--authorities A,B] [--account library|SEED] [--tickets EXPORT] [--policy FILE] [--ci | --no-ci] [--pack all] [--yes] [--force]";
+const USAGE =
+  "worlds init [--authorities A,B] [--account library|stripe|SEED] [--tickets EXPORT] [--policy FILE] [--ci | --no-ci] [--pack all] [--yes] [--force]\n" +
+  "       worlds init --account stripe --tickets EXPORT [--api-key K] [--api-base URL] [--sample N] [--salt PHRASE] [other options]";
 
 export async function runInitCommand(argv: string[], io: CliIo = processIo(), interactive = process.stdin.isTTY === true): Promise<number> {
   let args;
@@ -59,7 +69,8 @@ export async function runInitCommand(argv: string[], io: CliIo = processIo(), in
       (line) => io.out(line + "\n"),
     );
     ask?.close();
-    return await runInit(io, { answers, all: f.pack === "all", force: !!f.force });
+    const stripe = { apiKey: f["api-key"] ?? io.env.STRIPE_API_KEY, apiBase: f["api-base"], sample: f.sample, salt: f.salt };
+    return await runInit(io, { answers, all: f.pack === "all", force: !!f.force, stripe });
   } catch (e) {
     ask?.close();
     if (e instanceof AnswerError) {

@@ -6,7 +6,7 @@ import { AUTHORITIES, parseAuthorities, type Authority } from "./packs";
 
 export interface InitAnswers {
   authorities: Authority[];
-  /** "library", or the path of a seed file (from `worlds seed import`), as given. */
+  /** "library", "stripe" (init imports the account now), or the path of a seed file (from `worlds seed import`), as given. */
   account: string;
   /** A help desk export to import, or null. */
   tickets: string | null;
@@ -50,9 +50,9 @@ function questions(cwd: string) {
       parse: (t: string) => parseAuthorities(t.trim() === "" ? "all" : t),
     } satisfies Question<Authority[]>,
     account: {
-      prompt: "Which account? library (the bundled Acme account) or the path of a seed from `worlds seed import`",
+      prompt: "Which account? library (the bundled Acme account), stripe (import yours now with $STRIPE_API_KEY), or the path of a seed from `worlds seed import`",
       fallback: "library",
-      parse: fileAnswer(cwd, "seed", "library"),
+      parse: (t: string) => (t.trim().toLowerCase() === "stripe" ? { ok: true as const, value: "stripe" } : fileAnswer(cwd, "seed", "library")(t)),
     } satisfies Question<string>,
     tickets: {
       prompt: "A ticket export to bring in (a CSV or JSON file; blank for none)",

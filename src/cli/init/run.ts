@@ -7,6 +7,7 @@ import { parseSeed } from "../../core/seed/parse";
 import { compileFromDisk, printProblems } from "../tasks/compile-file";
 import { writeAll } from "../tasks/files";
 import { importCommand } from "../tasks/import/command";
+import { seedImportCommand } from "../seed-import/command";
 import type { CliIo } from "../tasks/io";
 import { packageRoot } from "../paths";
 import { loadLibrary, selectTasks, STARTER_CAP, type Selection } from "./packs";
@@ -24,7 +25,22 @@ export interface InitOptions {
   /** --pack all: every task of every pack, uncapped. */
   all: boolean;
   force: boolean;
+  /** How to read the account when it is `stripe` (init imports it, as `worlds seed import` would). */
+  stripe?: StripeAccess;
 }
+
+export interface StripeAccess {
+  apiKey?: string;
+  apiBase?: string;
+  /** --sample: the newest N of each resource; undefined = seed import's default. */
+  sample?: number;
+  salt?: string;
+}
+
+/** Where `--account stripe` writes the account it imports (the names README and docs/init.md use). */
+export const ACCOUNT_SEED_PATH = "worlds/seeds/my-account.json";
+export const ACCOUNT_MANIFEST_PATH = "worlds/seeds/my-account.manifest.json";
+export const ACCOUNT_MAP_PATH = "worlds/my-account.identities.json";
 
 interface Planned {
   path: string;
@@ -35,9 +51,14 @@ interface Planned {
 class InitRefused extends Error {}
 
 export async function runInit(io: CliIo, opts: InitOptions): Promise<number> {
+  // Files written before the rest is planned (the imported account) are put back on any failure after them.
+  const undo: Array<() => void> = [];
   try {
-    return await initInner(io, opts);
+    const code = await initInner(io, opts, undo);
+    if (code !== 0) for (const u of undo) u();
+    return code;
   } catch (e) {
+    for (const u of undo) u();
     if (e instanceof InitRefused) {
       io.err(`worlds init: ${e.message}\nnothing written\n`);
       return 2;
@@ -46,8 +67,53 @@ export async function runInit(io: CliIo, opts: InitOptions): Promise<number> {
   }
 }
 
-async function initInner(io: CliIo, opts: InitOptions): Promise<number> {
+/**
+ * `--account stripe`: imports the account the way `worlds seed import --tickets` does, so every customer the
+ * export names is looked up in the account and copied in with its subscriptions, invoices and charges, beyond the
+ * sample; the rows are imported afterwards onto that seed. Returns the seed's path, or the import's exit code.
+ */
+async function importAccount(io: CliIo, opts: InitOptions, planned: string[], undo: Array<() => void>): Promise<string | number> {
   const a = opts.answers;
+  const s = opts.stripe ?? {};
+  if (!a.tickets) throw new InitRefused("--account stripe imports your account for the tickets of an export: add --tickets <export> (its requesters are copied in from the account), or use --account library");
+  if (opts.all) throw new InitRefused("--pack all takes the library's packs, which are written for the library account; drop it, or use --account library");
+  if (!s.apiKey) throw new InitRefused("--account stripe reads your account with an API key: pass --api-key K or set STRIPE_API_KEY (a restricted key with read access is enough)");
+  const outputs = [ACCOUNT_SEED_PATH, ACCOUNT_MANIFEST_PATH, ACCOUNT_MAP_PATH].map((p) => resolve(io.cwd, p));
+  refuseExisting(io, [...planned, ...outputs], opts.force);
+  const before = outputs.map((p) => [p, existsSync(p) ? readFileSync(p) : null] as const);
+  undo.push(() => {
+    for (const [p, bytes] of before) {
+      if (bytes === null) {
+        if (existsSync(p)) unlinkSync(p);
+      } else writeFileSync(p, bytes);
+    }
+  });
+  io.out(`importing your account from Stripe, with the customers ${a.tickets} names\n`);
+  const argv = [
+    "--from-stripe", "--api-key", s.apiKey, "--tickets", a.tickets, "--out", ACCOUNT_SEED_PATH, "--identity-map", ACCOUNT_MAP_PATH,
+    ...(s.apiBase ? ["--api-base", s.apiBase] : []), ...(s.sample ? ["--sample", String(s.sample)] : []), ...(s.salt ? ["--salt", s.salt] : []),
+  ];
+  // Its own "next:" line names the tasks import init is about to run; keep it off the user's screen.
+  const quiet: CliIo = { ...io, out: (t) => (t.startsWith("next: ") ? undefined : io.out(t)) };
+  const code = await seedImportCommand(quiet, argv);
+  if (code !== 0) {
+    io.err("worlds init: the account could not be imported (above); nothing written\n");
+    return code;
+  }
+  return ACCOUNT_SEED_PATH;
+}
+
+function refuseExisting(io: CliIo, paths: string[], force: boolean): void {
+  const existing = paths.filter((p) => existsSync(p));
+  if (existing.length && !force) {
+    throw new InitRefused(`${existing.map((p) => relative(io.cwd, p)).join(", ")} already exist${existing.length === 1 ? "s" : ""}; keep ${existing.length === 1 ? "it" : "them"}, or run again with --force to overwrite`);
+  }
+}
+
+async function initInner(io: CliIo, opts: InitOptions, undo: Array<() => void>): Promise<number> {
+  const a = opts.answers;
+  if (opts.stripe?.sample !== undefined && a.account !== "stripe")
+    throw new InitRefused("--sample widens the account init imports (--account stripe); a seed file was imported already: run worlds seed import --sample N --tickets <export> again instead");
   const at = (p: string) => resolve(io.cwd, p);
   const planned: Planned[] = [];
   let selection: Selection | null = null;
@@ -64,17 +130,23 @@ async function initInner(io: CliIo, opts: InitOptions): Promise<number> {
       what: "tasks",
     });
   } else {
+    let account = a.account;
+    if (account === "stripe") {
+      const imported = await importAccount(io, opts, [at(TASKS_PATH), at(POLICY_PATH), ...(a.ci ? [at(WORKFLOW_PATH)] : [])], undo);
+      if (typeof imported === "number") return imported;
+      account = imported;
+    }
     if (!a.tickets) throw new InitRefused(`the starter packs are written for the library account, so an imported account's tasks come from its tickets: add --tickets <export> (or answer the ticket question), or use --account library`);
     if (opts.all) throw new InitRefused("--pack all takes the library's packs, which are written for the library account; drop it, or use --account library");
-    const seedPath = at(a.account);
+    const seedPath = at(account);
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(seedPath, "utf8"));
     } catch (e) {
-      throw new InitRefused(`seed ${a.account} is not valid JSON: ${(e as Error).message}`);
+      throw new InitRefused(`seed ${account} is not valid JSON: ${(e as Error).message}`);
     }
     const seed = parseSeed(json);
-    if (!seed.ok) throw new InitRefused(`seed ${a.account} is not a valid seed: ${seed.issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join("; ")}`);
+    if (!seed.ok) throw new InitRefused(`seed ${account} is not a valid seed: ${seed.issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join("; ")}`);
     const seedRef = relative(dirname(at(TASKS_PATH)), seedPath).split("\\").join("/");
     planned.push({
       path: at(TASKS_PATH),
@@ -89,10 +161,7 @@ async function initInner(io: CliIo, opts: InitOptions): Promise<number> {
   planned.push({ path: at(POLICY_PATH), text: policyText, what: "policy" });
   if (a.ci) planned.push({ path: at(WORKFLOW_PATH), text: renderWorkflow(TASKS_PATH), what: "workflow" });
 
-  const existing = planned.filter((p) => existsSync(p.path));
-  if (existing.length && !opts.force) {
-    throw new InitRefused(`${existing.map((p) => relative(io.cwd, p.path)).join(", ")} already exist${existing.length === 1 ? "s" : ""}; keep ${existing.length === 1 ? "it" : "them"}, or run again with --force to overwrite`);
-  }
+  refuseExisting(io, planned.map((p) => p.path), opts.force);
 
   // Snapshots of everything touched, so a failure below leaves the directory as it was.
   const gitignorePath = at(".gitignore");
@@ -111,7 +180,7 @@ async function initInner(io: CliIo, opts: InitOptions): Promise<number> {
 
   if (a.tickets) {
     io.out(`importing ${a.tickets} into ${TASKS_PATH}\n`);
-    const code = await importCommand(io, [a.tickets, "--into", TASKS_PATH]);
+    const code = await importCommand(io, [a.tickets, "--into", TASKS_PATH], { requestersLookedUp: a.account === "stripe" });
     if (code !== 0) {
       restore();
       io.err(`worlds init: the ticket export could not be imported (above); nothing written\n`);

@@ -60,7 +60,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function report(io: CliIo, plan: ImportPlan): void {
+/** `lookedUp`: the account was imported with this export's requesters looked up, so a stranger is no sample gap. */
+function report(io: CliIo, plan: ImportPlan, lookedUp = false): void {
   const s = plan.skipped;
   if (plan.bodyFromSubject) io.out("note: the export has no body column, so each task's body repeats its subject\n");
   if (s.duplicate) io.out(`skipped ${plural(s.duplicate, "row")} whose id the file already holds\n`);
@@ -73,14 +74,14 @@ function report(io: CliIo, plan: ImportPlan): void {
   if (s.unknownRequester) {
     const shown = s.unknownEmails.slice(0, 5).join(", ") + (s.unknownEmails.length > 5 ? `, and ${s.unknownEmails.length - 5} more` : "");
     io.out(
-      `skipped ${plural(s.unknownRequester, "row")} from ${plural(s.unknownEmails.length, "requester")} the account does not know (${shown}): the seed import copies a sample of customers, so raise --sample on seed import to take more, pin every row on one customer with --requester <email>, or keep them with --keep-unknown for tasks validate to name\n`,
+      `skipped ${plural(s.unknownRequester, "row")} from ${plural(s.unknownEmails.length, "requester")} the account does not know (${shown}): ${lookedUp ? "each was looked up in the account and is not a customer there, so" : "the seed import copies a sample of customers, so raise --sample on seed import to take more,"} pin every row on one customer with --requester <email>, or keep them with --keep-unknown for tasks validate to name\n`,
     );
   }
   if (plan.mapped) io.out(`replaced ${plural(plan.mapped, "real requester")} with the seed's pseudonyms (identity map)\n`);
   if (plan.outcomesNotInGrammar) io.out(`kept ${plural(plan.outcomesNotInGrammar, "outcome")} that ${plan.outcomesNotInGrammar === 1 ? "is" : "are"} not an expected line in metadata (write expected: by hand; docs/tasks-file.md has the grammar)\n`);
 }
 
-export async function importCommand(io: CliIo, argv: string[]): Promise<number> {
+export async function importCommand(io: CliIo, argv: string[], opts: { requestersLookedUp?: boolean } = {}): Promise<number> {
   const args = parseArgs("tasks import", argv, DEFS, SCHEMA, { positionals: 1 });
   if (args.help) {
     io.out(helpText(IMPORT_USAGE, "Appends the rows of a help desk export (CSV, JSON, JSON lines) to a tasks file, columns mapped by name.", DEFS));
@@ -165,7 +166,7 @@ export async function importCommand(io: CliIo, argv: string[]): Promise<number> 
       keepUnknown: f["keep-unknown"] === true,
       existingIds: existingTaskIds(doc.doc),
     });
-    report(io, plan);
+    report(io, plan, opts.requestersLookedUp);
     if (plan.tasks.length === 0) {
       if (!exists) return fail(`no row of ${file} became a task, so ${intoShown} was not created`);
       io.out(`imported 0 tasks; ${intoShown} is unchanged\n`);
