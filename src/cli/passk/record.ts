@@ -33,7 +33,7 @@ export function episodeRecord(run: number, tickets: number[], mode: RunMode, ep:
     traffic: ep.traffic,
   });
   // When the agent did not finish cleanly, its stderr is the first thing to read: keep the lines that say why.
-  const note = agentSucceeded(out) ? null : stderrNote(out.stderr);
+  const note = agentSucceeded(out) ? null : stderrNote(out.stderr, 5);
   if (note) for (const g of record.grades ?? []) g.evidence?.notes?.push(note);
   return record;
 }

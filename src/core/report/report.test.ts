@@ -64,9 +64,22 @@ describe("renderText: why a trial failed", () => {
     expect(lines.slice(at + 1, at + 5)).toEqual(["      | Error: Cannot find module 'stripe'", "      | … 9 lines", "      | at node:internal/main:1:1", "      | Node.js v20.20.2"]);
   });
 
+  it("prints an agent's stderr once when every world failed the same way, and caps problems, not lines", () => {
+    const input = syntheticInput({ runs_requested: 1, run_checks: [] });
+    input.episodes = input.episodes.filter((e) => e.run === 1 && e.grades);
+    for (const e of input.episodes) {
+      e.agent = { exit_code: 1, signal: null, timed_out: false, start_error: null, duration_ms: 5 };
+      for (const g of e.grades ?? []) g.evidence = { diff: [], reply_sentences: [], notes: ["why", "agent stderr: Error: boom\nat a\nat b"] };
+    }
+    const text = renderText(buildResults(input));
+    expect(text.match(/\| Error: boom/g)).toHaveLength(1);
+    expect(text).toContain("      | (the same stderr as above)");
+  });
+
   it("explains every failing verdict word the table shows, and the grader's reason beside the task", () => {
     const text = crashed("unresolved", { exit_code: 0 }, ["the ticket ended open, not in solved"]);
     expect(text).toMatch(/^ZD-1041\s+unresolved\s/m);
+    expect(text).toContain("verdicts:\n");
     expect(text).toMatch(/^ {2}unresolved: the account and the reply were right, but the ticket did not end in a status the key accepts/m);
     expect(text).toContain("  run 1: ZD-1041: unresolved — the ticket ended open, not in solved");
     expect(text).not.toMatch(/^ {2}overreach:/m); // only the words the table shows

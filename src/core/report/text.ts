@@ -4,6 +4,7 @@ import { formatMoney } from "../results/money";
 import { stderrFromNotes } from "../results/stderr";
 import type { Results, RunResult } from "../results/types";
 import { intervalText, passHatAtK, pct, trialWord, VERDICT_MEANINGS } from "./format";
+import { judgeLines, judgeTrialWord } from "./judge-text";
 
 const MAX_PROBLEM_LINES = 12;
 const MAX_REASON_CHARS = 160;
@@ -26,9 +27,20 @@ export function renderText(r: Results): string {
     lines.push(`infrastructure errors: ${ct.infra_errors.count} episode${ct.infra_errors.count === 1 ? "" : "s"} (${stages}), counted as trials not passed`);
   }
   if (ct.flaky_tasks.length > 0) lines.push(`flaky (verdict changed across runs): ${ct.flaky_tasks.join(", ")}`);
-  const problems = r.runs.flatMap((run) => run.problems.flatMap((p) => problemLines(run, p)));
+  lines.push(...judgeLines(r));
+  const problems = r.runs.flatMap((run) => run.problems.map((p) => problemLines(run, p)));
   if (problems.length > 0) {
-    lines.push("problems:", ...problems.slice(0, MAX_PROBLEM_LINES));
+    // An agent that fails the same way in every world prints the same stderr: show it once.
+    const shownStderr = new Set<string>();
+    lines.push("problems:");
+    for (const p of problems.slice(0, MAX_PROBLEM_LINES)) {
+      lines.push(p.line);
+      if (p.stderr.length === 0) continue;
+      const key = p.stderr.join("\n");
+      if (shownStderr.has(key)) lines.push("      | (the same stderr as above)");
+      else lines.push(...p.stderr.map((l) => `      | ${oneLine(l)}`));
+      shownStderr.add(key);
+    }
     if (problems.length > MAX_PROBLEM_LINES) lines.push(`  … ${problems.length - MAX_PROBLEM_LINES} more in the JSON or the report`);
   }
   if (ct.worst_task) {
@@ -50,7 +62,10 @@ function taskTable(r: Results): string[] {
   const header = ["task", ...r.runs.map((run) => `run ${run.index}`), "passed", "accuracy", "95% interval", at ? `pass^${at.k}` : "pass^k", "wrong", ""];
   const rows = ct.tasks.map((t) => [
     oneLine(t.id),
-    ...r.runs.map((run) => trialWord(run.worlds.find((w) => w.position === t.position), t.keyed)),
+    ...r.runs.map((run) => {
+      const w = run.worlds.find((x) => x.position === t.position);
+      return judgeTrialWord(w, t.keyed) ?? trialWord(w, t.keyed);
+    }),
     t.keyed ? `${t.passed}/${t.trials}` : "—",
     pct(t.accuracy),
     intervalText(t.interval),
@@ -75,16 +90,15 @@ function legend(r: Results): string[] {
  * A run's problem line, with what explains it: a task's verdict gets the grader's reason, an agent that did not
  * finish cleanly gets the lines of its stderr that say why (the first error, then the last lines).
  */
-function problemLines(run: RunResult, problem: string): string[] {
+function problemLines(run: RunResult, problem: string): { line: string; stderr: string[] } {
   const line = `  run ${run.index}: ${oneLine(problem)}`;
   const owner = run.worlds.find((w) => problem.startsWith(`${w.task}: `) && w.verdict !== null && w.verdict !== "infra_error");
   if (owner) {
     const reason = owner.evidence.notes[0] ? oneLine(owner.evidence.notes[0]) : "";
-    return [reason ? `${line} — ${reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS)}…` : reason}` : line];
+    return { line: reason ? `${line} — ${reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS)}…` : reason}` : line, stderr: [] };
   }
   const agent = run.worlds.find((w) => problem.startsWith(`${w.task}'s world: the agent `)) ?? (problem.startsWith("the world: the agent ") ? run.worlds[0] : undefined);
-  const stderr = agent ? stderrFromNotes(agent.evidence.notes) : [];
-  return [line, ...stderr.map((l) => `      | ${oneLine(l)}`)];
+  return { line, stderr: agent ? stderrFromNotes(agent.evidence.notes) : [] };
 }
 
 /** Terminal columns, counting code points (good enough for ids and verdict words). */
