@@ -38,7 +38,7 @@ const diffSchema = z.looseObject({
 const traceRecordSchema = z.looseObject({
   seq: z.number(),
   request_id: z.string(),
-  service: z.enum(["stripe", "helpdesk"]),
+  service: z.enum(["stripe", "helpdesk", "tools"]),
   method: z.string(),
   path: z.string(),
   status: z.number(),
@@ -152,12 +152,13 @@ export class AdminClient {
 
   /**
    * Deletes a world and answers what it held at its end (diff and trace) in one round trip. A server from
-   * before `POST /admin/worlds/:id/end` answers its route 404: then the three calls it replaces.
+   * before `POST /admin/worlds/:id/end` answers its route 404: then the three calls it replaces. Safe to repeat
+   * after a reset connection, as a DELETE is: ending an ended world changes nothing (it answers 404).
    */
   async endWorld(id: string): Promise<{ diff: WorldDiff; trace: TraceRecord[] }> {
     let ended: z.infer<typeof endedSchema>;
     try {
-      ended = await this.json("POST", `/admin/worlds/${encodeURIComponent(id)}/end`, endedSchema);
+      ended = await this.json("POST", `/admin/worlds/${encodeURIComponent(id)}/end`, endedSchema, undefined, { retrySafe: true });
     } catch (e) {
       if (!(e instanceof ServerError && e.kind === "not_found" && e.code === "not_found")) throw e;
       const contents = await this.contents(id);

@@ -19,7 +19,8 @@ interface IdleClosingServer {
 
 const servers: http.Server[] = [];
 
-async function idleClosingServer(idleMs: number): Promise<IdleClosingServer> {
+/** `stallMs`: after answering /stall, the server (and this whole process with it) is busy for that long. */
+async function idleClosingServer(idleMs: number, stallMs = 0): Promise<IdleClosingServer> {
   const state: IdleClosingServer = { url: "", handled: [], resets: 0, connections: 0 };
   const lastActive = new WeakMap<Socket, number>();
   const reset = new WeakSet<Socket>();
@@ -30,8 +31,10 @@ async function idleClosingServer(idleMs: number): Promise<IdleClosingServer> {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       state.handled.push(`${req.method} ${req.url} ${body}`);
-      res.on("finish", () => lastActive.set(req.socket, performance.now()));
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ n: state.handled.length }));
+      // The server's idle clock starts as its answer is written, whenever the client gets to read it.
+      lastActive.set(req.socket, performance.now());
+      if (req.url === "/stall") busy(stallMs);
     });
   });
   // No Keep-Alive hint in answers (workerd sends none), so the client cannot learn the server's limit from them.
@@ -58,6 +61,11 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await new Promise((r) => s.close(r).closeAllConnections());
 });
 
+/** Holds the event loop: no timer fires, no socket is read (a machine under load, a slow fork). */
+function busy(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const req = (url: string, method: string, body?: string, extra: Partial<TransportRequest> = {}): TransportRequest => ({
   method,
@@ -87,12 +95,23 @@ describe("transport: keep-alive sockets against a server that closes idle connec
     expect((await send(req(`${srv.url}/a`, "POST", "{}"))).ok).toBe(true);
     await sleep(0);
     // A machine under load: nothing else runs, no timer fires, and the next request is made the moment it ends.
-    const end = performance.now() + MAX_IDLE_MS + 500;
-    while (performance.now() < end);
+    busy(MAX_IDLE_MS + 500);
     const res = await send(req(`${srv.url}/b`, "POST", "{}"));
     expect(res.ok).toBe(true);
     expect(srv.resets).toBe(0);
     expect(srv.handled).toEqual(["POST /a {}", "POST /b {}"]);
+    expect(srv.connections).toBe(2);
+  });
+
+  it("refuses a socket whose last answer sat unread while this process was stalled", { timeout: 30_000 }, async () => {
+    // The answer reaches the socket and the server starts counting idle time; this process reads it only after
+    // the stall, so an idle clock started on reading it would call the socket fresh.
+    const srv = await idleClosingServer(MAX_IDLE_MS + 200, MAX_IDLE_MS + 500);
+    expect((await send(req(`${srv.url}/stall`, "POST", "{}"))).ok).toBe(true);
+    const res = await send(req(`${srv.url}/b`, "POST", "{}"));
+    expect(res.ok).toBe(true);
+    expect(srv.resets).toBe(0);
+    expect(srv.handled).toEqual(["POST /stall {}", "POST /b {}"]);
     expect(srv.connections).toBe(2);
   });
 

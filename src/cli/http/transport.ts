@@ -5,9 +5,10 @@
 // Keep-alive has one trap: a server closes a connection that sat idle (workerd after 5 s, sending no Keep-Alive
 // hint), and a request sent on it as the close crosses it fails with ECONNRESET. Under `passk` a world's socket
 // sits idle while its agent works, so that race made infrastructure errors that moved with machine load. Two
-// defences: a socket idle longer than MAX_IDLE_MS is never used again (checked on the clock when the pool hands it
-// out, so a late timer cannot let one through), and a reset that reaches a reused socket before any answer is
-// retried on a fresh connection when repeating the request is harmless (see TransportRequest.retrySafe).
+// defences: a kept socket is used again only if its previous request started less than MAX_IDLE_MS ago (checked
+// as the request is about to be written; see refuseIfStale for why from the request's start), and a reset that
+// reaches a reused socket before any answer is retried on a fresh connection when repeating the request is
+// harmless (see TransportRequest.retrySafe).
 import http from "node:http";
 import https from "node:https";
 import type { Duplex } from "node:stream";
@@ -38,8 +39,8 @@ export interface TransportRequest {
 
 /**
  * The longest a kept connection may sit idle and still be used. workerd closes idle connections after 5 s and
- * Node's http server after 5 s; this stays well under both, with room for a loaded machine between the check and
- * the request reaching the server. A fresh loopback connection costs about a tenth of a millisecond.
+ * Node's http server after 5 s; this stays well under both, with room for a loaded server that is slow to read
+ * the request it was sent. A fresh loopback connection costs about a tenth of a millisecond.
  */
 export const MAX_IDLE_MS = 2_000;
 /** Retries after a reset on a reused connection: a second stale socket in a row is possible, a third is not. */
@@ -47,45 +48,29 @@ const MAX_RETRIES = 2;
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 const RESET_CODES = new Set(["ECONNRESET", "EPIPE"]);
 
-const idleSince = new WeakMap<Duplex, number>();
-/** Requests whose socket the pool refused as stale before a byte was written to it. */
+/** When the latest request on each socket was made (before it was written, so at or before the server read it). */
+const lastRequest = new WeakMap<Duplex, number>();
+/** Requests whose socket was refused as stale before a byte was written to it. */
 const unsent = new WeakSet<http.ClientRequest>();
 
-/** Called by the pool as it hands a kept socket to a request, before the request writes anything. */
-function refuseIfStale(socket: Duplex, req: http.ClientRequest): void {
-  const since = idleSince.get(socket);
-  if (since === undefined || performance.now() - since <= MAX_IDLE_MS) return;
+/**
+ * Runs as the request is handed its socket, synchronously before its first byte is written. The socket's idle
+ * time as the server counts it (from the end of the previous answer) is at most the time since the previous
+ * request was made: measured from there, the check holds even when this process stalled for seconds (a fork
+ * under load took 0.9 s here) between the answer arriving and being read, which an idle timer or a clock started
+ * on reading the answer does not see.
+ */
+function refuseIfStale(req: http.ClientRequest, socket: Duplex, madeAt: number): void {
+  const previous = lastRequest.get(socket);
+  lastRequest.set(socket, madeAt);
+  if (!req.reusedSocket || previous === undefined || performance.now() - previous <= MAX_IDLE_MS) return;
   unsent.add(req);
-  req.destroy();
-  socket.destroy();
+  socket.destroy(); // the request sees the socket close (ECONNRESET) with nothing written
 }
 
-// The idle timeout (the agents' `timeout`) closes the sockets the check would refuse, so the pool holds no dead
-// ones; the check is what holds when the event loop was too busy for that timer to fire in time.
-class FreshHttpAgent extends http.Agent {
-  override keepSocketAlive(socket: Duplex): boolean {
-    idleSince.set(socket, performance.now());
-    return super.keepSocketAlive(socket) as unknown as boolean; // typed void; Node answers whether it kept it
-  }
-  override reuseSocket(socket: Duplex, req: http.ClientRequest): void {
-    super.reuseSocket(socket, req);
-    refuseIfStale(socket, req);
-  }
-}
-
-class FreshHttpsAgent extends https.Agent {
-  override keepSocketAlive(socket: Duplex): boolean {
-    idleSince.set(socket, performance.now());
-    return super.keepSocketAlive(socket) as unknown as boolean;
-  }
-  override reuseSocket(socket: Duplex, req: http.ClientRequest): void {
-    super.reuseSocket(socket, req);
-    refuseIfStale(socket, req);
-  }
-}
-
-// Idle sockets are unref'd by the agent, so a finished command still exits at once.
-const agents = { "http:": new FreshHttpAgent({ keepAlive: true, timeout: MAX_IDLE_MS }), "https:": new FreshHttpsAgent({ keepAlive: true, timeout: MAX_IDLE_MS }) };
+// The idle timeout closes sockets nobody uses again, so the pool holds no dead ones; it is hygiene, not the
+// defence: its timer runs late when the event loop is busy.
+const agents = { "http:": new http.Agent({ keepAlive: true, timeout: MAX_IDLE_MS }), "https:": new https.Agent({ keepAlive: true, timeout: MAX_IDLE_MS }) };
 
 /**
  * Sends one request and reads the whole answer. Rejects on network failure, timeout (TimeoutError) or abort;
@@ -120,6 +105,7 @@ function sendOnce(r: TransportRequest): Promise<Attempt> {
     const body = r.body === undefined ? undefined : Buffer.from(r.body, "utf8");
     const headers = body ? { ...r.headers, "content-length": String(body.byteLength) } : r.headers;
     let answered = false;
+    const madeAt = performance.now();
     const req = mod.request(url, { method: r.method, headers, agent }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
@@ -146,7 +132,7 @@ function sendOnce(r: TransportRequest): Promise<Attempt> {
       else resolve({ ok: false, error: e, unsentRequest: unsent.has(req), reusedSocket: req.reusedSocket, answered });
     }
     req.on("error", fail);
-    // The pool refused a stale socket while the request was being made: there is nothing to send on it.
-    if (!unsent.has(req)) req.end(body);
+    req.once("socket", (socket: Duplex) => refuseIfStale(req, socket, madeAt));
+    req.end(body);
   });
 }
