@@ -253,10 +253,13 @@ function explain(
     const s = f.suite;
     if (s.test?.significant)
       parts.push(`the suite ${s.successes.base.passed}/${s.successes.base.trials} → ${s.successes.new.passed}/${s.successes.new.trials} over ${s.tasks} tasks (p = ${formatP(s.test.p_worse)}, adjusted ${formatP(s.test.p_worse_adjusted)})`);
-    const rerun = rerunLine(f.next, tasks.map((r) => r.id), 10);
+    // A suite-only regression has no single task to blame: the tasks with the most evidence are where to look.
+    const look = (tasks.length ? tasks : f.worse).slice(0, 3).map((r) => r.id);
+    const rerun = rerunLine(f.next, look, 10);
+    const where = look.length ? look.join(", ") : "the tasks named above";
     return {
       reason: `significant regression ${how}: ${parts.join("; ")}`,
-      next_action: rerun ? `see what changed for ${tasks.length ? tasks[0].id : "the suite"} in the new run's report, then rerun: ${rerun}` : "open the new run's report for the tasks named above",
+      next_action: rerun ? `read ${where} in the new run's report, then rerun ${look.length === 1 ? "it" : "them"} to confirm: ${rerun}` : `read ${where} in the new run's report`,
     };
   }
   if (f.worse.length === 0) return { reason: `no task got worse (${f.suite.tasks} compared; ${how})`, next_action: "nothing to do" };
