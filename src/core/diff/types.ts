@@ -18,6 +18,8 @@ export const OBJECT_TYPES = [
   "tickets",
   "ticket_comments",
   "users",
+  /** Tools worlds: the records a task's writes move, and the side effects of every other accepted write. */
+  "records",
 ] as const;
 export type ObjectType = (typeof OBJECT_TYPES)[number];
 

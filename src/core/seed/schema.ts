@@ -2,6 +2,7 @@
 // shapes so an agent sees exactly what the seed author wrote; fields the API always carries but a seed author
 // rarely cares about (object, livemode, empty metadata...) are filled in when the world is seeded.
 // Every object schema is strict: an unknown field is an error that names its path.
+import { toolsWorldBlock } from "../tools/world-block";
 import { z } from "zod";
 
 const id = (prefix: string) =>
@@ -287,6 +288,10 @@ export const seedData = z.strictObject({
 
 export const seedDocument = z.strictObject({
   version: z.literal(1),
+  /** What the world simulates: an account (billing + help desk; also when absent, so older seeds keep their hash) or a team's own tools. */
+  kind: z.enum(["account", "tools"]).optional(),
+  /** A tools world's block and task (src/core/tools/world-block.ts); required when kind is tools. */
+  tools: toolsWorldBlock.optional(),
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be lowercase letters, digits and dashes"),
   description: z.string().optional(),
   clock: z.string().datetime({ offset: true }),
@@ -294,6 +299,9 @@ export const seedDocument = z.strictObject({
   stripe_version: z.string().regex(/^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/).optional(),
   account: z.strictObject({ name: z.string(), support_email: z.string().email().optional() }).optional(),
   data: seedData,
+}).superRefine((doc, ctx) => {
+  if (doc.kind === "tools" && !doc.tools) ctx.addIssue({ code: "custom", path: ["tools"], message: "a tools world needs its tools block" });
+  if (doc.kind !== "tools" && doc.tools) ctx.addIssue({ code: "custom", path: ["kind"], message: "a seed with a tools block must say kind: tools" });
 });
 
 export type SeedDocument = z.infer<typeof seedDocument>;

@@ -1,0 +1,217 @@
+// Tasks on a team's tools, made from the imported set alone (no model, no network): the forms call, read then
+// call, and flow (along a link the team declared). Each task states every value its calls take, names no tool,
+// and carries the world block that checks it. Its id is a pure function of the file's digest, the arm and the seed.
+import { sha256Hex } from "../../util/canonical";
+import { dict } from "../../util/safe-tree";
+import { isObject } from "../formats/raw";
+import { isCheckable } from "../rules";
+import { keyedDraw, type Draw } from "../simulate/draw";
+import { CannotMakeValue, makeValue } from "../simulate/value";
+import type { ImportedTool, ToolSet } from "../toolset";
+import type { Delivery, ExpectedWrite, ToolCall, ToolsWorldBlock } from "../world-block";
+import { intentOf, lowerFirst, statedValues } from "./request";
+
+export const GENERATOR_VERSION = "own-1";
+export const FORMS = ["call", "read-then-call", "flow"] as const;
+export type TaskForm = (typeof FORMS)[number];
+
+export interface Flow {
+  from: string;
+  field: string;
+  to: string;
+  param: string;
+}
+
+export interface GenerateOptions {
+  arm: TaskForm;
+  count: number;
+  seed: number;
+  clockUnix: number;
+  intents?: Record<string, string>;
+  flows?: Flow[];
+}
+
+export interface ToolsTask {
+  id: string;
+  arm: TaskForm;
+  seed: number;
+  index: number;
+  request: string;
+  /** The calls that solve it, in order. */
+  expected: { calls: ToolCall[]; store: Array<{ record: string; tool: string; status: "done" }> };
+  /** Whether the request's wording came from the team's intent lines (else from descriptions: partly a word match). */
+  intents: boolean;
+  world: ToolsWorldBlock;
+}
+
+export class CannotGenerate extends Error {}
+
+function argumentsFor(tool: ImportedTool, d: Draw, clockUnix: number, fixed: Record<string, unknown> = {}): Record<string, unknown> | null {
+  const props = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+  const required = new Set(tool.inputSchema.required ?? []);
+  const out: Record<string, unknown> = dict();
+  for (const [k, s] of Object.entries(props)) {
+    if (Object.hasOwn(fixed, k)) {
+      out[k] = fixed[k];
+      continue;
+    }
+    try {
+      out[k] = makeValue(s, d.child(k), k, clockUnix);
+    } catch (e) {
+      if (!(e instanceof CannotMakeValue)) throw e;
+      if (required.has(k)) return null;
+    }
+  }
+  return { ...out };
+}
+
+function split(tool: ImportedTool, args: Record<string, unknown>): Pick<ExpectedWrite, "arguments" | "unchecked"> {
+  const props = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+  const checked: Record<string, unknown> = {};
+  const unchecked: string[] = [];
+  for (const [k, v] of Object.entries(args)) {
+    if (isCheckable(props[k])) checked[k] = v;
+    else unchecked.push(k);
+  }
+  return { arguments: checked, unchecked };
+}
+
+/** A string parameter of the target that a read can hand over (checkable, so the handover is checked). */
+function handoverParam(tool: ImportedTool): string | null {
+  const props = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+  const p = tool.checkable.find((k) => isObject(props[k]) && (props[k] as Record<string, unknown>).type === "string" && (props[k] as Record<string, unknown>).enum === undefined);
+  return p ?? null;
+}
+
+/** The answer field that carries the handed-over value: a plain string field of the read's output, else `id`. */
+function answerField(read: ImportedTool, param: string): string | null {
+  if (!read.outputSchema) return "id";
+  const props = isObject(read.outputSchema.properties) ? read.outputSchema.properties : {};
+  const plain = Object.keys(props).filter((k) => {
+    const s = props[k];
+    return isObject(s) && s.type === "string" && s.enum === undefined && s.format === undefined && s.pattern === undefined && s.const === undefined;
+  });
+  return plain.find((k) => k === param) ?? plain.find((k) => /(^|_)id$/i.test(k)) ?? plain[0] ?? null;
+}
+
+export async function generateTasks(set: ToolSet, opts: GenerateOptions): Promise<ToolsTask[]> {
+  if (set.setRefusal) throw new CannotGenerate(`the tool set is refused: ${set.setRefusal}`);
+  const targets = set.tools.filter((t) => t.target);
+  const reads = set.tools.filter((t) => t.effect === "read" && t.checkable.length > 0);
+  const intents = opts.intents ?? {};
+  const allIntents = set.tools.every((t) => intents[t.name] !== undefined || (t.title !== undefined && intents[t.title] !== undefined));
+  const definitions = set.tools.map(({ checkable: _c, target: _t, ...def }) => def);
+  const tasks: ToolsTask[] = [];
+  for (let index = 0; index < opts.count; index++) {
+    const id = `t_${(await sha256Hex(`${set.sha256}:${opts.arm}:${opts.seed}:${index}`)).slice(0, 16)}`;
+    const d = keyedDraw(`${set.sha256}:${opts.arm}:${opts.seed}:${index}`);
+    const rec = (n: number) => `rec_${id.slice(2, 14)}${n}`;
+    const plan = planFor(opts.arm, { set, targets, reads, d, index, clockUnix: opts.clockUnix, intents, flows: opts.flows ?? [], rec });
+    tasks.push({
+      id,
+      arm: opts.arm,
+      seed: opts.seed,
+      index,
+      request: plan.request,
+      expected: { calls: plan.calls, store: plan.writes.map((w) => ({ record: w.record, tool: w.name, status: "done" as const })) },
+      intents: allIntents,
+      world: {
+        set: { name: set.name, format: set.format, sha256: set.sha256 },
+        draw_seed: opts.seed,
+        definitions,
+        task: { id, writes: plan.writes, deliveries: plan.deliveries, prerequisites: plan.prerequisites, faults: [] },
+        max_calls: 32,
+      },
+    });
+  }
+  return tasks;
+}
+
+interface PlanInput {
+  set: ToolSet;
+  targets: ImportedTool[];
+  reads: ImportedTool[];
+  d: Draw;
+  index: number;
+  clockUnix: number;
+  intents: Record<string, string>;
+  flows: Flow[];
+  rec: (n: number) => string;
+}
+
+interface Plan {
+  request: string;
+  calls: ToolCall[];
+  writes: ExpectedWrite[];
+  deliveries: Delivery[];
+  prerequisites: ToolsWorldBlock["task"]["prerequisites"];
+}
+
+function planFor(arm: TaskForm, p: PlanInput): Plan {
+  if (arm === "call") return callPlan(p);
+  if (arm === "read-then-call") return readThenCallPlan(p);
+  return flowPlan(p);
+}
+
+function callPlan(p: PlanInput): Plan {
+  for (let attempt = 0; attempt < p.targets.length; attempt++) {
+    const tool = p.targets[(p.index + attempt) % p.targets.length];
+    const args = argumentsFor(tool, p.d.child(`args:${tool.name}`), p.clockUnix);
+    if (!args) continue;
+    const write: ExpectedWrite = { record: p.rec(1), name: tool.name, ...split(tool, args) };
+    const values = statedValues(args);
+    return { request: `${intentOf(tool, p.intents).text}${values ? `: ${values}` : ""}.`, calls: [{ name: tool.name, arguments: args }], writes: [write], deliveries: [], prerequisites: [] };
+  }
+  throw new CannotGenerate("no target tool's arguments can be made up from its schema");
+}
+
+function readThenCallPlan(p: PlanInput): Plan {
+  const pairs: Array<[ImportedTool, ImportedTool, string, string]> = [];
+  for (const w of p.targets) {
+    const param = handoverParam(w);
+    if (!param) continue;
+    for (const r of p.reads) {
+      const field = answerField(r, param);
+      if (field) pairs.push([r, w, param, field]);
+    }
+  }
+  if (!pairs.length) throw new CannotGenerate("read then call needs a read tool with a checkable argument and a write with a checkable string argument");
+  const [read, write, param, field] = pairs[p.index % pairs.length];
+  return handover(p, read, write, field, param, false);
+}
+
+function flowPlan(p: PlanInput): Plan {
+  if (!p.flows.length) throw new CannotGenerate("the flow form needs a declared flow (--own-flow FROM.FIELD:TO.PARAM, or flows: in worlds/tools.yaml)");
+  const flow = p.flows[p.index % p.flows.length];
+  const from = p.set.tools.find((t) => t.name === flow.from || t.title === flow.from);
+  const to = p.set.tools.find((t) => t.name === flow.to || t.title === flow.to);
+  if (!from || !to) throw new CannotGenerate(`the flow ${flow.from}.${flow.field}:${flow.to}.${flow.param} names a tool the set does not hold (or holds refused)`);
+  return handover(p, from, to, flow.field, flow.param, true);
+}
+
+/** The first call's answer carries, at `field`, the value the second call must take as `param`. */
+function handover(p: PlanInput, first: ImportedTool, second: ImportedTool, field: string, param: string, declared: boolean): Plan {
+  const props = isObject(second.inputSchema.properties) ? second.inputSchema.properties : {};
+  const value = makeValue(props[param] ?? { type: "string" }, p.d.child(`handover:${param}`), param, p.clockUnix);
+  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw new CannotGenerate(`${second.name}.${param} is not a scalar a read can hand over`);
+  const firstArgs = argumentsFor(first, p.d.child(`args:${first.name}`), p.clockUnix);
+  const secondArgs = argumentsFor(second, p.d.child(`args:${second.name}`), p.clockUnix, { [param]: value });
+  if (!firstArgs || !secondArgs) throw new CannotGenerate(`the arguments of ${first.name} or ${second.name} cannot be made up from their schemas`);
+  const firstCall = { name: first.name, arguments: firstArgs };
+  const writes: ExpectedWrite[] = [];
+  if (first.effect !== "read") writes.push({ record: p.rec(1), name: first.name, ...split(first, firstArgs) });
+  writes.push({ record: p.rec(2), name: second.name, ...split(second, secondArgs) });
+  const firstValues = statedValues(firstArgs);
+  const rest = statedValues(secondArgs, [param]);
+  const how = declared ? `the ${field.replace(/\[\]/g, "")} it gives you` : `the ${field} it reports`;
+  const request =
+    `${intentOf(first, p.intents).text}${firstValues ? `: ${firstValues}` : ""}. ` +
+    `Then ${lowerFirst(intentOf(second, p.intents).text)}, using ${how} as ${param}${rest ? `, with ${rest}` : ""}.`;
+  return {
+    request,
+    calls: [firstCall, { name: second.name, arguments: secondArgs }],
+    writes,
+    deliveries: [{ call: firstCall, path: field, value }],
+    prerequisites: [{ record: p.rec(2), read: firstCall }],
+  };
+}
