@@ -32,9 +32,9 @@ function episode(block: ToolsWorldBlock) {
       made.add(callKey(c));
       if (a.effect?.kind === "move") {
         status.set(a.effect.record, "done");
-        entries.push({ type: "records", id: a.effect.record, op: "updated", customer: null, before: { status: "pending" }, after: { status: "done" } } as DiffEntry);
+        entries.push({ type: "records", id: a.effect.record, op: "updated", customer: null, before: { status: "pending" }, after: { status: "done" } } as unknown as DiffEntry);
       } else if (a.effect?.kind === "side_effect")
-        entries.push({ type: "records", id: `rec_side${++side}`, op: "created", customer: null, before: null, after: { status: "side_effect", tool: c.name, arguments: c.arguments } } as DiffEntry);
+        entries.push({ type: "records", id: `rec_side${++side}`, op: "created", customer: null, before: null, after: { status: "side_effect", tool: c.name, arguments: c.arguments } } as unknown as DiffEntry);
     }
     calls.push({ name: c.name, status: a.outcome.ok ? 200 : { not_found: 404, invalid_arguments: 422, not_ready: 409, unavailable: 503 }[a.outcome.error.code], arguments: JSON.stringify(c.arguments), response: JSON.stringify(a.outcome) });
     return a.outcome;
