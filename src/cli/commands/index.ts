@@ -9,6 +9,7 @@ import { tasks } from "./tasks";
 import { init } from "./init";
 import { seed } from "./seed";
 import { runs } from "./runs";
+import { compare } from "./compare";
 import { model } from "./model";
 
 export const COMMANDS: Record<string, Command> = {
@@ -21,5 +22,6 @@ export const COMMANDS: Record<string, Command> = {
   init,
   seed,
   runs,
+  compare,
   model,
 };
