@@ -2,7 +2,8 @@
 // get the same wording everywhere); each command's zod schema then gives the values their types and limits.
 import { z } from "zod";
 
-export type FlagKind = "value" | "switch" | "list";
+/** "optional": a value that may be left out (`--judge` alone means `--judge <implied>`). */
+export type FlagKind = "value" | "switch" | "list" | "optional";
 
 export interface FlagDef {
   kind: FlagKind;
@@ -11,6 +12,9 @@ export interface FlagDef {
   help: string;
   /** A one-letter alias, e.g. "k" for -k. */
   short?: string;
+  /** "optional" flags: the value taken when none follows, and what a following word must look like to be the value. */
+  implied?: string;
+  accepts?: RegExp;
 }
 
 export type FlagDefs = Record<string, FlagDef>;
@@ -83,6 +87,12 @@ export function parseArgs<S extends z.ZodType>(
       continue;
     }
     let value = inline;
+    if (def.kind === "optional" && value === undefined) {
+      // The next word is this flag's value only when it looks like one; otherwise the flag stands alone.
+      const next = argv[i + 1];
+      if (next !== undefined && def.accepts?.test(next)) i++, (value = next);
+      else value = def.implied ?? "";
+    }
     if (value === undefined) {
       const next = argv[i + 1];
       if (next === undefined || next === "--" || (next.startsWith("--") && next.length > 2)) throw new FlagError(command, `--${name} needs a value${def.placeholder ? ` (${def.placeholder})` : ""}.`);
@@ -140,7 +150,7 @@ export const flag = {
 /** The `--help` text for a command, from the same definitions the parser uses. */
 export function helpText(usage: string, summary: string, defs: FlagDefs): string {
   const rows = Object.entries(defs).map(([name, d]) => {
-    const left = `${d.short ? `-${d.short}, ` : "    "}--${name}${d.kind === "switch" ? "" : ` ${d.placeholder ?? "VALUE"}`}${d.kind === "list" ? " (repeatable)" : ""}`;
+    const left = `${d.short ? `-${d.short}, ` : "    "}--${name}${d.kind === "switch" ? "" : d.kind === "optional" ? ` [${d.placeholder ?? "VALUE"}]` : ` ${d.placeholder ?? "VALUE"}`}${d.kind === "list" ? " (repeatable)" : ""}`;
     return `  ${left.padEnd(34)} ${d.help}`;
   });
   return `usage: ${usage}\n\n${summary}\n\noptions:\n${rows.join("\n")}\n`;

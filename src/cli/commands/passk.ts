@@ -18,6 +18,7 @@ import { registerRun } from "../passk/register";
 import { progressView } from "../results/progress";
 import { loadScenarioArg } from "../passk/scenario";
 import { packName } from "../passk/pack";
+import { JUDGE_FLAG_DEFS, JUDGE_FLAG_SHAPE, JUDGE_USAGE, passkJudge, prepareJudge } from "../passk/judge";
 import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
@@ -37,6 +38,7 @@ const DEFS: FlagDefs = {
   report: { kind: "value", placeholder: "F.html", help: "write a self-contained HTML report" },
   junit: { kind: "value", placeholder: "F.xml", help: "write a JUnit file (one testcase per task)" },
   scenario: { kind: "value", placeholder: "S", help: "a scenario name or file (default: the file's scenario:)" },
+  ...JUDGE_FLAG_DEFS,
 };
 
 const SCHEMA = z.strictObject({
@@ -58,11 +60,13 @@ const SCHEMA = z.strictObject({
   report: flag.text().optional(),
   junit: flag.text().optional(),
   scenario: flag.text().optional(),
+  ...JUDGE_FLAG_SHAPE,
 });
 
 const USAGE =
   "worlds passk --tasks F [--runs K] [--mode isolated|shift] [--task ID]... [--server auto | --url URL] [--token T]\n" +
-  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S] -- <agent command>\n" +
+  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S]\n" +
+  `                    ${JUDGE_USAGE} -- <agent command>\n` +
   "       worlds passk --seed S --rubric R [same options] -- <desk agent command>   (a seed whose desk holds the tickets, keyed by the rubric)\n" +
   "       worlds passk --tasks F --url URL --token T --agent-url AGENT_URL [same options, no --keep-worlds]   (hosted run; needs WORLDS_AGENT_SECRET)";
 
@@ -100,6 +104,8 @@ export const passk: Command = {
     // init's CI workflow carries a placeholder until the user names their agent: say so before any world exists.
     const placeholder = agentPlaceholderProblem(agent);
     if (placeholder) return early(json, 2, `worlds passk: ${placeholder}`, "put your agent's command after '--'");
+    const prepared = prepareJudge(f);
+    if (!prepared.ok) return early(json, 2, `worlds passk: ${prepared.message}`, prepared.nextAction);
     const source = f.tasks ?? f.rubric!;
     const say = (line: string) => (json ? process.stderr : process.stdout).write(line + "\n");
 
@@ -126,10 +132,13 @@ export const passk: Command = {
       const scenarioRef = f.scenario ?? compiled.file.scenario ?? null;
       const scenario = scenarioRef ? loadScenarioArg(scenarioRef, source) : null;
       if (scenario && !scenario.ok) return early(json, 2, `worlds passk: ${scenario.message}`, "name a scenario from the library, or a .json/.yaml file");
+      const judge = await passkJudge(f, prepared.prepared, f.tasks ?? null, "policy" in compiled.file ? (compiled.file.policy ?? null) : null, interrupt.signal);
+      if (!judge.ok) return early(json, 2, `worlds passk: ${judge.message}`, judge.nextAction);
       plan.rubric = { ...plan.rubric, mode };
 
       const summary = compiled.summary.replace(/ · (isolated|shift) · /, ` · ${mode} · `);
       say(plan.tasks.length === compiled.rubric.tickets.length ? summary : `${summary} · running ${plan.tasks.length}: ${plan.tasks.map((t) => t.ticket.label).join(", ")}`);
+      if (judge.judge) say(judge.judge.line);
 
       const concurrency = f.concurrency ?? availableParallelism();
       const timeoutMs = (f.timeout ?? 300) * 1000;
@@ -146,6 +155,7 @@ export const passk: Command = {
         scenario: scenario?.ok ? scenario.value : null,
         signal: interrupt.signal,
         onEpisode: (p) => progress.episode(p),
+        judge: judge.judge?.hook(plan, mode),
       });
       progress.end();
 
@@ -163,6 +173,7 @@ export const passk: Command = {
         episodes: execution.episodes,
         run_checks: execution.runChecks,
         interrupted: interrupt.received() ? { signal: interrupt.received()! } : null,
+        judge: judge.judge?.run ?? null,
         generated_at: new Date().toISOString(),
       });
 

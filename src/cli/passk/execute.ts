@@ -3,6 +3,7 @@
 // world is graded while it exists and destroyed right after (unless kept). After Ctrl-C nothing new starts and
 // unfinished episodes are left out.
 import type { WorldGrade } from "../../core/grader/index";
+import type { WorldDiff } from "../../core/diff/types";
 import type { EpisodeRecordInput } from "../../core/results/index";
 import { budgetCheck, episodeJobs, episodeNote, episodeSeed, gradeEpisode, taskJsonText, trialCounts, type RunMode, type RunPlan } from "../../core/runs/index";
 import { createLimiter } from "../agent/limiter";
@@ -23,7 +24,11 @@ export interface ExecuteOptions {
   scenario: unknown;
   signal: AbortSignal;
   onEpisode?: (p: Progress) => void;
+  /** Adds the policy judge's records to a graded episode's record (passk --judge); runs after the world is gone. */
+  judge?: EpisodeJudge;
 }
+
+export type EpisodeJudge = (record: EpisodeRecordInput, grade: WorldGrade, diff: WorldDiff, reply: string) => Promise<void>;
 
 export interface Progress {
   done: number;
@@ -62,6 +67,8 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
   let done = 0;
   let passed = 0;
   let graded = 0;
+  // Judgements wait on a model, not on the server: they run beside the next episodes instead of holding a world slot.
+  const judging: Promise<void>[] = [];
 
   await Promise.all(
     jobs.map((job, i) =>
@@ -89,7 +96,11 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
         // An episode cut short by Ctrl-C says nothing about the agent: leave it out (the results say so).
         if (ep.agent?.interrupted || (o.signal.aborted && !ep.inspected)) return;
         const record = episodeRecord(job.repetition, job.tickets, o.mode, ep);
-        records[i] = JSON.stringify(record);
+        if (o.judge && ep.inspected && ep.diff && !record.infra_error) {
+          const judge = o.judge;
+          // The hook records its own failures on the tasks; the episode's record is kept whatever it does.
+          judging.push(judge(record, ep.inspected, ep.diff, ep.agent?.reply ?? "").catch(() => undefined).finally(() => void (records[i] = JSON.stringify(record))));
+        } else records[i] = JSON.stringify(record);
         if (ep.inspected) credits.push({ run: job.repetition, credits: ep.inspected.credits });
         const counts = trialCounts(ep.inspected);
         passed += counts.passed;
@@ -103,6 +114,8 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
       }),
     ),
   );
+
+  await Promise.all(judging);
 
   const runChecks = [];
   for (let run = 1; run <= o.runs; run++) {

@@ -6,6 +6,7 @@ import { formatMoney } from "../results/money";
 import type { Results, RunResult, WorldResult } from "../results/types";
 import { passHatSvg } from "./curve";
 import { esc } from "./escape";
+import { judgeCell, judgeSection, JUDGE_STYLE } from "./judge-html";
 import { agentFailure, failures, intervalText, passHatAtK, pct, runLevelProblems } from "./format";
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -18,11 +19,12 @@ export function renderHtml(r: Results): string {
     `<html lang="en"><head><meta charset="utf-8">`,
     `<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<title>${esc(title)}</title><style>${STYLE}</style></head><body>`,
+    `<title>${esc(title)}</title><style>${STYLE}${r.judge ? JUDGE_STYLE : ""}</style></head><body>`,
     header(r),
     crashTest(r),
     grid(r),
     trapClasses(r),
+    judgeSection(r),
     failureSection(r),
     footer(r),
     "</body></html>",
@@ -41,6 +43,7 @@ function header(r: Results): string {
     `${r.crash_test.runs} of ${r.crash_test.runs_requested} run${r.crash_test.runs_requested === 1 ? "" : "s"}`,
     `${r.tasks.count} task${r.tasks.count === 1 ? "" : "s"} (${r.tasks.keyed} keyed, ${r.tasks.policy_only} policy-only)`,
     ...(r.tasks.pack ? [`pack ${esc(r.tasks.pack)}`] : []),
+    ...(r.judge ? [`<a href="#judge">judged by <code>${esc(r.judge.model)}</code></a>`] : []),
     ...(r.generated_at ? [esc(r.generated_at)] : []),
   ];
   return `<header><h1>Crash test <span class="file">${esc(r.tasks.file)}</span></h1><p class="meta">${meta.join(" · ")}</p><p class="meta">agent <code>${esc(r.agent.display)}</code></p></header>`;
@@ -118,7 +121,7 @@ function grid(r: Results): string {
       const v = w ? w.verdict : null;
       // A keyed trial whose verdict passed but whose agent or checks failed is shown as failed, with the verdict kept.
       const c = w && w.passed === false && v === "passed" ? `<a href="#${failureId(run.index, t.position)}"><span class="chip v-agent" title="verdict passed; the agent or a check failed">✓ but</span></a>` : chip(v, t.keyed, linked ? `#${failureId(run.index, t.position)}` : undefined);
-      return `<td class="cell">${c}</td>`;
+      return `<td class="cell">${judgeCell(run, w, t.keyed, c) ?? c}</td>`;
     });
     const k = t.pass_hat_k && at ? t.pass_hat_k[at.k - 1] : undefined;
     return (
