@@ -1,6 +1,8 @@
 // The plain data that crosses the Durable Object RPC boundary and reaches the CLI: requests to a world's twins,
 // their responses, and the trace a world keeps. No runtime types here, so Node code can import it.
 export type Service = "stripe" | "helpdesk";
+/** What a trace row names: a REST twin, or "tools" for a call through MCP or /tools/v1 (durable-objects/surface). */
+export type TraceService = Service | "tools";
 
 export interface TwinRequest {
   service: Service;
@@ -44,7 +46,7 @@ export interface TwinWireResponse {
 export interface TraceRecord {
   seq: number;
   request_id: string;
-  service: Service;
+  service: TraceService;
   method: string;
   path: string;
   query: string;

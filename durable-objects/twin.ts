@@ -2,7 +2,7 @@
 import type { Store } from "./store/store";
 import type { TwinRequest, TwinResponse } from "./protocol";
 
-export type { Service, TwinNote, TwinRequest, TwinResponse, TraceRecord } from "./protocol";
+export type { Service, TraceService, TwinNote, TwinRequest, TwinResponse, TraceRecord } from "./protocol";
 
 /** Runs fn as one transaction: everything it wrote is rolled back if it throws. */
 export type Transact = <T>(fn: () => T) => T;

@@ -7,12 +7,13 @@ import type { ObjectType, WorldDiff } from "../src/core/diff/types";
 import { upgradeWorldSchema, WORLD_SCHEMA } from "./store/schema";
 import { ReadCache } from "./read-cache";
 import { Store, type StoredObject } from "./store/store";
-import type { Service, ServiceHandler, TraceRecord, TwinRequest, TwinResponse } from "./twin";
+import type { Service, ServiceHandler, TraceRecord, TraceService, TwinRequest, TwinResponse } from "./twin";
 import type { TwinWireResponse } from "./protocol";
 import { stripeService } from "./stripe/service";
 import { helpdeskService } from "./helpdesk/service";
 import { seedBilling } from "./stripe/seed";
 import { seedHelpdesk } from "./helpdesk/seed";
+import { seedTools } from "./tools/seed";
 import { unauthorized } from "./unauthorized";
 import { cachedSeed, rememberSeed } from "./seed/cache";
 import { baseFromChunks, cachedBase } from "./store/base";
@@ -22,6 +23,10 @@ import type { Env } from "../src/env";
 import { runScenario } from "./scenarios/engine";
 import { storedScenario } from "./scenarios/stored";
 import type { ScenarioDocument } from "../src/core/scenario/schema";
+import { TOOL_ERROR_STATUS, type ToolCallContext, type ToolDefinition, type ToolOutcome } from "./surface/catalogue";
+import { catalogueFor, KIND_META, kindOf, seedKind } from "./surface/kinds";
+import { TOOLS_TRACE_METHOD, TOOLS_TRACE_SERVICE, type ToolCallRequest } from "./surface/protocol";
+import { twinRequestOf, type ServiceCall, type ServiceSender } from "./surface/service-call";
 
 export interface WorldInit {
   worldId: string;
@@ -70,6 +75,8 @@ function toWire(res: TwinResponse): TwinWireResponse {
 }
 
 const SERVICES: Record<Service, ServiceHandler> = { stripe: stripeService, helpdesk: helpdeskService };
+/** Listing a catalogue sends nothing; a sender that would answer a refusal keeps the types honest. */
+const LISTING_ONLY: ServiceSender = () => ({ status: 503, headers: {}, body: "" });
 
 export class World extends DurableObject {
   private readonly store: Store;
@@ -103,8 +110,9 @@ export class World extends DurableObject {
         this.store.setMeta("clock_unix", String(clockUnix));
         this.store.setMeta("currency", args.seed.currency);
         this.store.setMeta("stripe_version", args.seed.stripe_version ?? "");
+        this.store.setMeta(KIND_META, seedKind(args.seed));
         const ctx = { clock: clockUnix, currency: args.seed.currency };
-        const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store)];
+        const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store), ...seedTools(args.seed, ctx, this.store)];
         const chunks = this.store.seedChunks(rows);
         captured = { meta: this.store.allMeta(), chunks, objects: rows.length };
         throw ROLLBACK;
@@ -176,10 +184,8 @@ export class World extends DurableObject {
   }
 
   async twin(req: TwinRequest): Promise<TwinWireResponse> {
-    const worldId = this.store.meta("world_id");
-    if (!worldId || this.closing || this.store.meta("key_hash") !== req.keyHash) return toWire(unauthorized(req.service));
+    if (!this.opensFor(req.keyHash)) return toWire(unauthorized(req.service));
     if (!this.store.hasBase()) await this.ensureBase();
-    const transact = <T>(fn: () => T): T => this.transact(fn);
     const scenario = this.scenario();
     // A scenario's schedule counts requests, so under one every read runs; otherwise a repeated read of an
     // unchanged world is answered as before, and its trace row points at the first answer's body.
@@ -191,20 +197,78 @@ export class World extends DurableObject {
       this.recordTrace(traceRow(req, { status: hit.wire.status, body: "", note: hit.note }, hit.firstRequestId), true);
       return hit.wire;
     }
-    this.store.beginRequest(req.requestId);
     // Everything up to the trace runs synchronously, so concurrent requests keep their order; only the
     // scenario's latency is awaited, after the answer is recorded.
+    const { res, delayMs } = this.serve(req, scenario);
+    const wire = toWire(res);
+    if (cacheKey !== null && this.store.generation === generation) this.readCache.put(cacheKey, generation, req.requestId, res, wire);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return wire;
+  }
+
+  /** Whether a presented key opens this world: its own key, while it is seeded and not closing. */
+  private opensFor(keyHash: string): boolean {
+    return this.store.meta("world_id") !== null && !this.closing && this.store.meta("key_hash") === keyHash;
+  }
+
+  /** One request through a twin: the scenario, the service's handling, the trace row. Synchronous. */
+  private serve(req: TwinRequest, scenario: ScenarioDocument | null): { res: TwinResponse; delayMs: number } {
+    this.store.beginRequest(req.requestId);
     const { response: res, delayMs } = runScenario(scenario, req, {
       sql: this.ctx.storage.sql,
       store: this.store,
-      transact,
+      transact: <T>(fn: () => T): T => this.transact(fn),
       handle: (t) => SERVICES[req.service].handle(this.store, req, t),
     });
-    const wire = toWire(res);
-    if (cacheKey !== null && this.store.generation === generation) this.readCache.put(cacheKey, generation, req.requestId, res, wire);
     this.recordTrace(traceRow(req, res, null), req.method === "GET" && scenario === null);
+    return { res, delayMs };
+  }
+
+  /** The tools this world offers (its kind's catalogue); null when the key does not open it. */
+  async toolList(keyHash: string): Promise<ToolDefinition[] | null> {
+    if (!this.opensFor(keyHash)) return null;
+    await this.ensureBase();
+    const kind = kindOf(this.store.meta(KIND_META));
+    const catalogue = kind && catalogueFor(kind, LISTING_ONLY);
+    return catalogue ? catalogue.list(this.store) : [];
+  }
+
+  /**
+   * Calls one tool; null when the key does not open the world. A tool built on a REST twin sends the request
+   * an agent would have sent, through serve (scenario, trace, change log), under `<call id>.<n>`; the call
+   * itself is traced too (service tools, method CALL, path = the tool), after the requests it made.
+   */
+  async toolCall(call: ToolCallRequest): Promise<ToolOutcome | null> {
+    if (!this.opensFor(call.keyHash)) return null;
+    if (!this.store.hasBase()) await this.ensureBase();
+    const scenario = this.scenario();
+    let sent = 0;
+    let delayMs = 0;
+    const send = (_ctx: ToolCallContext, inner: ServiceCall): TwinResponse => {
+      const served = this.serve(twinRequestOf(inner, { requestId: `${call.requestId}.${++sent}`, keyHash: call.keyHash, origin: call.origin }), scenario);
+      delayMs += served.delayMs;
+      return served.res;
+    };
+    const kind = kindOf(this.store.meta(KIND_META));
+    const catalogue = kind && catalogueFor(kind, send);
+    const ctx: ToolCallContext = { store: this.store, transact: <T>(fn: () => T): T => this.transact(fn), requestId: call.requestId, origin: call.origin };
+    let outcome: ToolOutcome;
+    const generation = this.store.generation;
+    this.store.beginRequest(call.requestId);
+    try {
+      outcome = catalogue
+        ? catalogue.call(ctx, call.name, call.arguments)
+        : { ok: false, error: { code: "unavailable", message: `This world's kind (${this.store.meta(KIND_META)}) offers no tools on this server.` } };
+    } catch (e) {
+      console.error("worlds: tool call failed", e);
+      outcome = { ok: false, error: { code: "unavailable", message: `The tool ${call.name} failed inside the world: ${(e as Error).message}` } };
+    }
+    const status = outcome.ok ? 200 : TOOL_ERROR_STATUS[outcome.error.code];
+    const row: TraceRow = [call.requestId, TOOLS_TRACE_SERVICE, TOOLS_TRACE_METHOD, call.name, `via=${call.via}`, JSON.stringify(call.arguments), status, JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error }), 0, null, null];
+    // Like a GET: a call that changed nothing is buffered; anything else is traced at once, in order.
+    this.recordTrace(row, this.store.generation === generation && scenario === null);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    return wire;
+    return outcome;
   }
 
   private readonly readCache = new ReadCache();
@@ -291,7 +355,7 @@ export class World extends DurableObject {
     return rows.map(({ response_of, ...r }) => ({
       ...r,
       response_body: response_of === null ? r.response_body : (bodies.get(response_of) ?? ""),
-      service: r.service as Service,
+      service: r.service as TraceService,
       replayed: r.replayed === 1,
       note: (r.note as TraceRecord["note"]) ?? null,
     }));

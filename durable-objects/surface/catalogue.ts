@@ -11,7 +11,9 @@ export { TOOL_ERROR_STATUS } from "../../src/core/tools/definition";
 
 export interface ToolCallContext {
   store: Store;
+  /** A call's writes run inside one transact, so they land together (or not at all) under requestId in the diff. */
   transact: Transact;
+  /** The call's own id; the World has begun it on the store, so every change the call makes carries it. */
   requestId: string;
   /** Scheme + host the agent used, for URLs in results. */
   origin: string;
@@ -19,6 +21,10 @@ export interface ToolCallContext {
 
 export interface ToolCatalogue {
   list(store: Store): ToolDefinition[];
-  /** Unknown tool names answer not_found; arguments that break the tool's schema answer invalid_arguments. */
+  /**
+   * Unknown tool names answer not_found; arguments that break the tool's schema answer invalid_arguments.
+   * Synchronous, like a twin's handler: concurrent calls never interleave inside one. The World traces the call
+   * (service "tools") and chooses the catalogue by the world's kind (surface/kinds.ts).
+   */
   call(ctx: ToolCallContext, name: string, args: Record<string, unknown>): ToolOutcome;
 }

@@ -16,6 +16,8 @@ export interface ToolDefinition {
   inputSchema: JsonObjectSchema;
   outputSchema?: JsonObjectSchema;
   effect: ToolEffect;
+  /** What more is known of a write (MCP's destructiveHint and idempotentHint); absent means not known. */
+  hints?: { destructive?: boolean; idempotent?: boolean };
 }
 
 /** The four failure codes every kind answers with, each rendered in the caller's format's idiom by the surface. */
