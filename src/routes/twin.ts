@@ -67,7 +67,7 @@ async function forward(c: Context<AppEnv>, service: Service): Promise<Response> 
  */
 const keyHashes = new BoundedLru<string, string>(1024);
 
-async function keyHashOf(key: string): Promise<string> {
+export async function keyHashOf(key: string): Promise<string> {
   const known = keyHashes.get(key);
   if (known !== undefined) return known;
   const hash = await sha256Hex(key);
