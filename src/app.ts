@@ -14,6 +14,7 @@ import { localEncoding } from "./http/compression";
 import { notReadyMessage, pendingMigrations } from "./db/ready";
 import { requireReady } from "./routes/ready";
 import { toolsRoutes } from "./routes/tools";
+import { mcpRoutes } from "./routes/mcp";
 
 export const app = new Hono<AppEnv>();
 
@@ -37,8 +38,9 @@ app.route("/admin/hooks", hooksRoutes);
 app.route("/admin/tasks", tasksRoutes);
 
 app.route("/", twin);
-// Every world's tools: plain JSON at /tools/v1 (the world key as Bearer, as for the twins).
+// Every world's tools: plain JSON at /tools/v1, MCP at /mcp (the world key as Bearer, as for the twins).
 app.route("/", toolsRoutes);
+app.route("/", mcpRoutes);
 
 app.notFound((c) => adminError(c, 404, "not_found", `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
 app.onError((err, c) => {
