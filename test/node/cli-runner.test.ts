@@ -1,4 +1,5 @@
 // The agent process runner on its own (no server): what reaches the agent, and every way an agent can misbehave.
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,6 +67,59 @@ describe("agent runner", () => {
   it("does not stall on an agent that ignores stdin and exits at once", async () => {
     const o = await runAgent({ argv: ["true"], env: {}, stdin: "x".repeat(60_000), timeoutMs: 10_000 });
     expect(o).toMatchObject({ started: true, exit_code: 0 });
+  });
+
+  // Issue 11 item 5: a child spawned with {detached: true} is in a session and group of its own, so the group kill
+  // missed it and `sleep 300` outlived the run.
+  describe.runIf(process.platform === "linux")("descendants that left the agent's process group", () => {
+    /** Running, not a zombie waiting for its new parent to reap it. */
+    const running = (pid: number) => {
+      try {
+        return !/^\S+ \(.*\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    const detach = (cmd: string) => `const c=require("child_process").spawn(${cmd},{detached:true,stdio:"ignore"});c.unref();console.log(c.pid);`;
+
+    it("ends a detached child when the agent exits", async () => {
+      const o = await runAgent({ argv: node(detach(`"sleep",["300"]`)), env: {}, stdin: "", timeoutMs: 10_000 });
+      expect(o).toMatchObject({ started: true, exit_code: 0 });
+      const pid = Number(o.reply);
+      expect(pid).toBeGreaterThan(0);
+      expect(await waitUntil(() => !running(pid), 5_000)).toBe(true);
+    });
+
+    it("ends a detached grandchild of a detached child, and one that replaced its environment", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "worlds-runner-"));
+      const pids = join(dir, "pids");
+      // The detached child starts its own detached child with no environment at all, writes both pids, then waits.
+      const inner = `const c=require("child_process").spawn("sleep",["300"],{detached:true,stdio:"ignore",env:{}});require("fs").writeFileSync(${JSON.stringify(pids)},process.pid+" "+c.pid);setInterval(()=>{},1000);`;
+      const o = await runAgent({ argv: node(detach(`process.execPath,["-e",${JSON.stringify(inner)}]`) + "setTimeout(()=>{},800);"), env: {}, stdin: "", timeoutMs: 10_000 });
+      expect(o).toMatchObject({ started: true, exit_code: 0 });
+      const [child, grandchild] = readFileSync(pids, "utf8").split(" ").map(Number);
+      expect(await waitUntil(() => !running(child!) && !running(grandchild!), 5_000)).toBe(true);
+    });
+
+    it("ends a detached child when the agent times out", async () => {
+      const o = await runAgent({ argv: node(detach(`"sleep",["300"]`) + "setInterval(()=>{},1000);"), env: {}, stdin: "", timeoutMs: 1_000 });
+      expect(o).toMatchObject({ started: true, timed_out: true });
+      const pid = Number(o.reply);
+      expect(await waitUntil(() => !running(pid), 5_000)).toBe(true);
+    });
+
+    it("hands every agent process its run's marker, and leaves other processes alone", async () => {
+      const o = await runAgent({ argv: node(`console.log(process.env.WORLDS_AGENT_RUN)`), env: {}, stdin: "", timeoutMs: 10_000 });
+      expect(o.reply).toMatch(/^\d+-[0-9a-f]{16}$/);
+      const bystander = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+      try {
+        const again = await runAgent({ argv: node(detach(`"sleep",["300"]`)), env: {}, stdin: "", timeoutMs: 10_000 });
+        expect(await waitUntil(() => !running(Number(again.reply)), 5_000)).toBe(true);
+        expect(running(bystander.pid!)).toBe(true);
+      } finally {
+        bystander.kill("SIGKILL");
+      }
+    });
   });
 
   it("stops the agent when the run is interrupted", async () => {

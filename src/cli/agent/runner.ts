@@ -1,8 +1,10 @@
 // Runs the user's agent command once for one world. The argv after `--` is spawned directly (no shell: what
 // the user typed is exactly what runs; `-- sh -c '...'` opts into a shell) in its own process group, so a
-// timeout or Ctrl-C kills the agent and everything it started. Nothing an agent does is fatal to the run:
-// crashes, hangs, floods of output and commands that do not exist all come back as an AgentOutcome.
+// timeout or Ctrl-C kills the agent and everything it started; what left the group (a detached child) is found
+// by the marker in its environment (reap.ts). Nothing an agent does is fatal to the run: crashes, hangs, floods
+// of output and commands that do not exist all come back as an AgentOutcome.
 import { spawn, type ChildProcess } from "node:child_process";
+import { killMarked, newRunMarker, RUN_MARKER } from "./reap";
 
 export const REPLY_LIMIT = 256 * 1024;
 export const STDERR_LIMIT = 64 * 1024;
@@ -44,17 +46,23 @@ export function agentSucceeded(o: AgentOutcome): boolean {
   return o.started && !o.timed_out && !o.interrupted && o.exit_code === 0;
 }
 
-/** Process groups of agents still running, killed synchronously if this process exits under them. */
-const live = new Set<number>();
+/** Agents still running (pid -> run marker), killed with all they started if this process exits under them. */
+const live = new Map<number, string>();
 let exitHookInstalled = false;
-function track(pid: number): void {
-  live.add(pid);
+function track(pid: number, marker: string): void {
+  live.set(pid, marker);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on("exit", () => {
-      for (const p of live) killGroup(p, "SIGKILL");
+      for (const [p, m] of live) endAll(p, m);
     });
   }
+}
+
+/** The agent's group, then every process that left it but carries the run's marker. */
+function endAll(pid: number, marker: string): void {
+  killGroup(pid, "SIGKILL");
+  killMarked(marker, pid);
 }
 
 export function runAgent(spec: AgentSpec): Promise<AgentOutcome> {
@@ -64,6 +72,8 @@ export function runAgent(spec: AgentSpec): Promise<AgentOutcome> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "WORLDS_TOKEN") env[k] = v;
   Object.assign(env, spec.env);
+  const marker = newRunMarker();
+  env[RUN_MARKER] = marker;
 
   return new Promise<AgentOutcome>((resolve) => {
     let child: ChildProcess;
@@ -130,7 +140,7 @@ export function runAgent(spec: AgentSpec): Promise<AgentOutcome> {
     });
     if (child.pid === undefined) return;
     const pid = child.pid;
-    track(pid);
+    track(pid, marker);
 
     child.stdout!.on("data", (b: Buffer) => stdout.push(b));
     child.stderr!.on("data", (b: Buffer) => stderr.push(b));
@@ -146,8 +156,8 @@ export function runAgent(spec: AgentSpec): Promise<AgentOutcome> {
     spec.signal?.addEventListener("abort", onAbort, { once: true });
 
     child.once("exit", (code, sig) => {
-      // Whatever the agent left running in its group goes too, so no episode outlives its world.
-      killGroup(pid, "SIGKILL");
+      // Whatever the agent left running goes too, in its group or not, so no episode outlives its world.
+      endAll(pid, marker);
       live.delete(pid);
       // Let buffered output land, but a grandchild holding the pipes open must not stall the run.
       const done = () => finish({ started: true, spawn_error: null, exit_code: code, signal: sig });

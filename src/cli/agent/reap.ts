@@ -1,0 +1,102 @@
+// Ending every process an agent started, including the ones that left its process group. An agent is spawned in
+// a group of its own and the group is killed when it exits, but a child spawned with `detached: true` (setsid)
+// is in a new session and group, and survives that. So every agent is started with a marker in its environment,
+// which every descendant inherits, and on Linux the processes carrying it are found in /proc and killed, with
+// any process still below the agent in the tree (one that replaced its environment). Elsewhere (no /proc) the
+// group kill is all there is.
+import { readdirSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+
+/** The environment variable every process of one agent run carries (docs/agent-contract.md). */
+export const RUN_MARKER = "WORLDS_AGENT_RUN";
+
+export function newRunMarker(): string {
+  return `${process.pid}-${randomBytes(8).toString("hex")}`;
+}
+
+const hasProc = (() => {
+  try {
+    readFileSync("/proc/self/stat");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Kills (SIGKILL) every process that carries `RUN_MARKER=<marker>` or descends from `root`, until a pass finds
+ * none (a process may fork while the last pass ran). Synchronous, so it also runs in an exit handler. Answers
+ * how many it killed.
+ */
+export function killMarked(marker: string, root: number): number {
+  if (!hasProc) return 0;
+  const needle = Buffer.from(`${RUN_MARKER}=${marker}\0`);
+  let killed = 0;
+  for (let pass = 0; pass < 5; pass++) {
+    const found = markedProcesses(needle, root);
+    if (found.length === 0) break;
+    for (const pid of found) {
+      try {
+        process.kill(pid, "SIGKILL");
+        killed++;
+      } catch {
+        // gone already
+      }
+    }
+  }
+  return killed;
+}
+
+function markedProcesses(needle: Buffer, root: number): number[] {
+  // Every descendant of the agent was created after it, so it has a higher pid unless the kernel's pid counter
+  // wrapped in between: then every process is a candidate. This keeps the scan to a few dozen processes.
+  const last = lastPid();
+  const wrapped = last !== null && last < root;
+  const parents = new Map<number, number>();
+  const marked = new Set<number>();
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid || (!wrapped && pid < root)) continue;
+    const ppid = parentOf(pid);
+    if (ppid === null) continue; // gone, or a zombie: nothing left to kill
+    parents.set(pid, ppid);
+    try {
+      if (readFileSync(`/proc/${pid}/environ`).includes(needle)) marked.add(pid);
+    } catch {
+      // another user's process, or gone: not ours
+    }
+  }
+  // Below the agent or below a marked process, whatever its environment says now.
+  const out = new Set(marked);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, ppid] of parents)
+      if (!out.has(pid) && (ppid === root || out.has(ppid))) {
+        out.add(pid);
+        grew = true;
+      }
+  }
+  return [...out];
+}
+
+/** The parent pid from /proc/<pid>/stat, or null for a process that is gone or a zombie. */
+function parentOf(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+  } catch {
+    return null;
+  }
+  // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return fields[0] === "Z" || fields[0] === "X" ? null : Number(fields[1]);
+}
+
+function lastPid(): number | null {
+  try {
+    return Number(readFileSync("/proc/sys/kernel/ns_last_pid", "utf8").trim());
+  } catch {
+    return null;
+  }
+}
