@@ -15,6 +15,9 @@ export const createdWorldSchema = z.object({
   objects: z.number(),
   stripe_api_base: z.string(),
   zendesk_url: z.string(),
+  // Optional: a server from before the tool surfaces answers without them (agentEnv derives them then).
+  mcp_url: z.string().optional(),
+  tools_url: z.string().optional(),
 });
 export type CreatedWorld = z.infer<typeof createdWorldSchema>;
 

@@ -19,10 +19,13 @@ export interface CreatedWorld {
   objects: number;
   stripe_api_base: string;
   zendesk_url: string;
+  /** MCP (Streamable HTTP) and the plain JSON tool surface, both opened by the same key. */
+  mcp_url: string;
+  tools_url: string;
 }
 
-export function worldEndpoints(origin: string): { stripe_api_base: string; zendesk_url: string } {
-  return { stripe_api_base: origin, zendesk_url: origin };
+export function worldEndpoints(origin: string): { stripe_api_base: string; zendesk_url: string; mcp_url: string; tools_url: string } {
+  return { stripe_api_base: origin, zendesk_url: origin, mcp_url: `${origin}/mcp`, tools_url: `${origin}/tools/v1` };
 }
 
 export interface CreateWorldOptions {

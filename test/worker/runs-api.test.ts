@@ -22,7 +22,7 @@ describe("POST /admin/runs", () => {
     expect(done.results.crash_test.flawless_runs).toBe(2);
     expect(done.results.runs.flatMap((r) => r.worlds.map((w) => w.verdict))).toEqual(Array(6).fill("passed"));
     expect(agent.calls).toHaveLength(6);
-    expect(agent.calls[0]).toMatchObject({ mode: "isolated", world: { stripe_api_base: "http://twin.test", zendesk_url: "http://twin.test" } });
+    expect(agent.calls[0]).toMatchObject({ mode: "isolated", world: { stripe_api_base: "http://twin.test", zendesk_url: "http://twin.test", mcp_url: "http://twin.test/mcp", tools_url: "http://twin.test/tools/v1" } });
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM episodes WHERE run_id = ? AND status = 'done'").bind(runId).first<{ n: number }>();
     expect(rows?.n).toBe(6);
     // Every world was removed; every trace is under the run.

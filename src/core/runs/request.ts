@@ -56,6 +56,9 @@ export interface AgentRequestBody {
     key: string;
     /** The help desk (Zendesk's API shape); the same key is its token. */
     zendesk_url: string;
+    /** The world's tools over MCP (Streamable HTTP) and as plain JSON (GET list, POST call); `key` as Bearer. */
+    mcp_url: string;
+    tools_url: string;
   };
   run: { id: string; episode: string; repetition: number };
 }
