@@ -11,6 +11,7 @@ import { seed } from "./seed";
 import { runs } from "./runs";
 import { compare } from "./compare";
 import { model } from "./model";
+import { judge } from "./judge";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
@@ -24,4 +25,5 @@ export const COMMANDS: Record<string, Command> = {
   runs,
   compare,
   model,
+  judge,
 };
