@@ -8,6 +8,7 @@ import { replyExcerpt } from "./excerpt";
 import { buildInput, INFRA_ERROR, type BuildInput, type BuildInputRaw, type Check, type EpisodeRecord, type Evidence, type InfraError, type UnsupportedCall } from "./input";
 import { formatMoney } from "./money";
 import { judgeBlock, worldJudge } from "./judge";
+import { neverPassed, trialMark } from "./pattern";
 import { shellLine } from "./shell";
 import {
   RESULTS_SCHEMA,
@@ -230,6 +231,7 @@ function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes
     verdicts: runIndexes.map((r) => byRun.get(r)?.verdict ?? null),
     dollars_wrong_cents: sum(trials.map((x) => x.entry.dollars_wrong_cents)),
     flaky: isKeyed && isFlaky(outcomes),
+    pattern: isKeyed ? runIndexes.map((r) => trialMark(byRun.get(r))).join("") : "",
   };
 }
 
@@ -275,6 +277,7 @@ function crashTest(input: BuildInput, runs: RunResult[], tasks: TaskStats[], tic
       pass_hat_k: suiteCurve,
     },
     flaky_tasks: tasks.filter((t) => t.flaky).map((t) => t.id),
+    always_failing_tasks: tasks.filter((t) => t.keyed && neverPassed(t.pattern)).map((t) => t.id),
     worst_task: worst,
     by_trap_class: trapClasses(tasks, tickets),
   };

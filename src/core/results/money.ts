@@ -15,3 +15,8 @@ export function formatMoney(minor: number, currency: string): string {
   const symbol = SYMBOL[cur];
   return symbol ? `${sign}${symbol}${grouped}${frac}` : `${sign}${grouped}${frac} ${cur.toUpperCase()}`;
 }
+
+/** Minor units in one major unit: 100 cents to the dollar, 1 for a zero-decimal currency such as the yen. */
+export function minorPerMajor(currency: string): number {
+  return ZERO_DECIMAL.has(currency.toLowerCase()) ? 1 : 100;
+}

@@ -2,6 +2,8 @@
 // contract (docs/results.md, docs/schemas/results.schema.json): add fields, never rename or repurpose them.
 import type { AgentOutcome, Check, Evidence, InfraError, Traffic, Verdict } from "./input";
 import type { JudgeRecord } from "../judge/record";
+import type { BaselineBlock } from "../compare/baseline";
+import type { GateResult } from "../gate/evaluate";
 
 export const RESULTS_SCHEMA = "worlds.results/1" as const;
 
@@ -24,6 +26,10 @@ export interface Results {
   /** The policy judge's run block; null when the run had no judge (docs/judge.md). */
   judge: JudgeRunBlock | null;
   runs: RunResult[];
+  /** passk --gate: each gate on its interval's bound; absent without gates (docs/results.md, "Gates"). */
+  gates?: GateResult[];
+  /** passk --baseline: the comparison against an earlier run, summarised; absent without one. */
+  baseline?: BaselineBlock;
 }
 
 export interface TasksBlock {
@@ -146,6 +152,8 @@ export interface TaskStats {
   verdicts: (Verdict | null)[];
   dollars_wrong_cents: number;
   flaky: boolean;
+  /** One mark per run in run order: ✓ succeeded, ✗ failed, ! infrastructure error, · did not run; "" for a policy-only task. */
+  pattern: string;
 }
 
 export interface TrapClassStats {
@@ -181,6 +189,8 @@ export interface CrashTest {
   tasks: TaskStats[];
   suite: { tasks: number; k_max: number; accuracy: { value: number; low: number; high: number } | null; pass_hat_k: PassHatBand[] };
   flaky_tasks: string[];
+  /** Keyed tasks that never succeeded in a run that said anything about the agent (listed apart from the flaky ones). */
+  always_failing_tasks: string[];
   worst_task: WorstTask | null;
   by_trap_class: TrapClassStats[];
 }
