@@ -1,18 +1,23 @@
 #!/usr/bin/env node
-// An example LLM agent for any OpenAI-compatible chat endpoint, with the billing API as tools. Not used by
-// tests or selftest (it needs a key and a network). Run it like any agent:
-//   OPENAI_API_KEY=... [OPENAI_BASE_URL=https://api.openai.com/v1] [OPENAI_MODEL=gpt-4o-mini] \
+// An example LLM agent for any OpenAI-compatible chat endpoint, with the billing API as tools. Run it like any
+// agent, against a real endpoint:
+//   OPENAI_API_KEY=... [OPENAI_BASE_URL=https://api.openai.com/v1] [OPENAI_MODEL=gpt-4.1-mini] \
 //     npx worlds passk --tasks examples/agents/selftest.tasks.yaml --server auto -- node examples/agents/llm-agent.mjs
+// or with no key against the scripted model (`worlds model serve --script FILE`, docs/models.md), which is how
+// test/node/e2e-llm-agent.test.ts runs it end to end.
 import { answer, billing, workload } from "./lib/world.mjs";
 
 const key = process.env.OPENAI_API_KEY;
-if (!key) {
-  process.stderr.write("llm-agent.mjs: set OPENAI_API_KEY (and OPENAI_BASE_URL / OPENAI_MODEL for other endpoints).\n");
+const customBase = process.env.OPENAI_BASE_URL;
+// A local OpenAI-compatible server (the scripted model, Ollama, vLLM) needs no key; api.openai.com does.
+if (!key && !customBase) {
+  process.stderr.write("llm-agent.mjs: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (and OPENAI_MODEL for other models).\n");
   process.exit(2);
 }
-const base = (process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/+$/, "");
-const model = process.env.OPENAI_MODEL ?? "gpt-4o-mini";
+const base = (customBase ?? "https://api.openai.com/v1").replace(/\/+$/, "");
+const model = process.env.OPENAI_MODEL ?? "gpt-4.1-mini";
 const MAX_TURNS = 12;
+const ATTEMPTS = 4;
 
 const stripe = billing();
 const tool = (name, description, properties, required = Object.keys(properties)) => ({ type: "function", function: { name, description, parameters: { type: "object", properties, required } } });
@@ -56,19 +61,15 @@ async function work(ticket) {
     { role: "user", content: `Ticket from ${ticket.requester.name} <${ticket.requester.email}>\nSubject: ${ticket.subject}\n\n${ticket.body}` },
   ];
   for (let turn = 0; turn < MAX_TURNS; turn++) {
-    const res = await fetch(`${base}/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ model, messages, tools: TOOLS, temperature: 0 }),
-    });
-    if (!res.ok) throw new Error(`chat endpoint: ${res.status} ${await res.text()}`);
-    const msg = (await res.json()).choices[0].message;
-    messages.push(msg);
+    const msg = await chat(messages);
+    messages.push({ role: "assistant", content: msg.content ?? null, ...(msg.tool_calls?.length ? { tool_calls: msg.tool_calls } : {}) });
     if (!msg.tool_calls?.length) return msg.content ?? "";
     for (const call of msg.tool_calls) {
       let content;
       try {
-        content = JSON.stringify(await RUN[call.function.name](JSON.parse(call.function.arguments || "{}")));
+        const run = Object.hasOwn(RUN, call.function.name) ? RUN[call.function.name] : null;
+        if (!run) throw new Error(`no tool named ${call.function.name}`);
+        content = JSON.stringify(await run(JSON.parse(call.function.arguments || "{}")));
       } catch (e) {
         content = JSON.stringify({ error: e.message });
       }
@@ -76,4 +77,25 @@ async function work(ticket) {
     }
   }
   return "Thanks for your patience. A colleague will follow up on this ticket.";
+}
+
+/** One chat completion, retried on 429 and 5xx after the Retry-After the endpoint sends (rate limits are normal). */
+async function chat(messages) {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${base}/chat/completions`, {
+      method: "POST",
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), "content-type": "application/json" },
+      body: JSON.stringify({ model, messages, tools: TOOLS, temperature: 0 }),
+    });
+    if ((res.status === 429 || res.status >= 500) && attempt < ATTEMPTS) {
+      await res.arrayBuffer();
+      const seconds = Number(res.headers.get("retry-after"));
+      await new Promise((r) => setTimeout(r, Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds : attempt, 30) * 1000));
+      continue;
+    }
+    if (!res.ok) throw new Error(`chat endpoint: ${res.status} ${(await res.text()).slice(0, 500)}`);
+    const message = (await res.json())?.choices?.[0]?.message;
+    if (!message) throw new Error("chat endpoint: the answer has no message");
+    return message;
+  }
 }
