@@ -54,15 +54,17 @@ function codeOf(status: number, body: unknown): ToolErrorCode {
   return "invalid_arguments";
 }
 
-/** The message in either twin's error envelope, with the billing API's code, param and Retry-After kept. */
+/**
+ * The message in either twin's error envelope, with the billing API's code and the Retry-After kept. Not the
+ * API's `param`: it names the REST parameter (a charge's is `id`), which is not the tool's argument.
+ */
 function messageOf(res: TwinResponse, body: unknown): string {
   const b = (body ?? {}) as { error?: unknown; description?: unknown; details?: unknown };
   let message = `the twin answered ${res.status}`;
   if (b.error && typeof b.error === "object") {
-    const e = b.error as { message?: unknown; code?: unknown; param?: unknown };
+    const e = b.error as { message?: unknown; code?: unknown };
     const code = typeof e.code === "string" ? `${e.code}: ` : "";
-    const param = typeof e.param === "string" ? ` (parameter ${e.param})` : "";
-    if (typeof e.message === "string") message = `${code}${e.message}${param}`;
+    if (typeof e.message === "string") message = `${code}${e.message}`;
   } else if (typeof b.error === "string") {
     message = typeof b.description === "string" ? `${b.error}: ${b.description}` : b.error;
     if (b.details && typeof b.details === "object") message += ` ${JSON.stringify(b.details)}`;
