@@ -6,6 +6,7 @@ import { formatMoney } from "../results/money";
 import type { Results, RunResult, WorldResult } from "../results/types";
 import { passHatSvg } from "./curve";
 import { esc } from "./escape";
+import { verdictsHtml, VERDICTS_STYLE } from "./verdicts";
 import { judgeCell, judgeSection, JUDGE_STYLE } from "./judge-html";
 import { agentFailure, failures, intervalText, passHatAtK, pct, runLevelProblems } from "./format";
 
@@ -19,7 +20,7 @@ export function renderHtml(r: Results): string {
     `<html lang="en"><head><meta charset="utf-8">`,
     `<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<title>${esc(title)}</title><style>${STYLE}${r.judge ? JUDGE_STYLE : ""}</style></head><body>`,
+    `<title>${esc(title)}</title><style>${STYLE}${r.judge ? JUDGE_STYLE : ""}${VERDICTS_STYLE}</style></head><body>`,
     header(r),
     crashTest(r),
     grid(r),
@@ -75,7 +76,7 @@ function crashTest(r: Results): string {
       `<p>${pct(ct.worst_task.accuracy)} of runs passed · ${esc(money(r, ct.worst_task.dollars_wrong_cents))} wrong · ${ct.worst_task.verdicts.map((v) => chip(v, true)).join(" ")}</p>` +
       `<p class="label">replay it once</p><pre class="cmd">${esc(ct.worst_task.replay)}</pre></div>`
     : "";
-  const flaky = ct.flaky_tasks.length > 0 ? `<p class="flaky"><b>Flaky</b> (verdict changed across runs): ${ct.flaky_tasks.map((id) => `<code>${esc(id)}</code>`).join(", ")}</p>` : "";
+  const flaky = verdictsHtml(r);
   const infra =
     ct.infra_errors.count > 0
       ? `<p class="infra"><b>Infrastructure errors</b>: ${ct.infra_errors.count} episode${ct.infra_errors.count === 1 ? "" : "s"} (${Object.entries(ct.infra_errors.by_stage)

@@ -4,13 +4,14 @@
 import { formatMoney } from "../results/money";
 import type { Results, TaskStats, WorldResult } from "../results/types";
 import { agentFailure, pct, runLevelProblems } from "./format";
+import { verdictCases } from "./junit-verdicts";
 import { xmlAttr, xmlText } from "./xml";
 
 export function renderJunit(r: Results): string {
   const suiteName = `worlds passk ${r.tasks.file}`;
   const cases = r.crash_test.tasks.map((t) => taskCase(r, t));
   const checks = checksCase(r);
-  const all = [...cases, checks];
+  const all = [...cases, checks, ...verdictCases(r)];
   const count = (kind: Case["kind"]) => all.filter((c) => c.kind === kind).length;
   const time = seconds(r.runs.flatMap((run) => run.worlds.map((w) => w.agent?.duration_ms ?? 0)));
   const props: [string, string][] = [

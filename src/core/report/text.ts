@@ -4,6 +4,7 @@ import { formatMoney } from "../results/money";
 import { stderrFromNotes } from "../results/stderr";
 import type { Results, RunResult } from "../results/types";
 import { intervalText, passHatAtK, pct, trialWord, VERDICT_MEANINGS } from "./format";
+import { verdictLines } from "./verdicts";
 import { judgeLines, judgeTrialWord } from "./judge-text";
 
 const MAX_PROBLEM_LINES = 12;
@@ -26,7 +27,7 @@ export function renderText(r: Results): string {
     const stages = Object.entries(ct.infra_errors.by_stage).map(([s, n]) => `${s} ${n}`).join(", ");
     lines.push(`infrastructure errors: ${ct.infra_errors.count} episode${ct.infra_errors.count === 1 ? "" : "s"} (${stages}), counted as trials not passed`);
   }
-  if (ct.flaky_tasks.length > 0) lines.push(`flaky (verdict changed across runs): ${ct.flaky_tasks.join(", ")}`);
+  lines.push(...verdictLines(r));
   lines.push(...judgeLines(r));
   const problems = r.runs.flatMap((run) => run.problems.map((p) => problemLines(run, p)));
   if (problems.length > 0) {
