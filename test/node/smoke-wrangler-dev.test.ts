@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli";
 
@@ -93,3 +95,22 @@ it("serves worlds, both twins, the tasks compiler and the grader under wrangler 
   const body = (await graded.json()) as { grade: { tasks: Array<{ verdict: string }> } };
   expect(body.grade.tasks[0].verdict).toBe("passed");
 }, 120_000);
+
+it("serves a world's tools over MCP (the SDK's client, unchanged) and plain JSON under wrangler dev", async () => {
+  const world = (await (await fetch(`${url}/admin/worlds`, { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small" }) })).json()) as { key: string; mcp_url: string; tools_url: string };
+  const client = new Client({ name: "smoke", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(world.mcp_url), { requestInit: { headers: { authorization: `Bearer ${world.key}` } } }));
+  try {
+    expect((await client.listTools()).tools.find((t) => t.name === "refund_charge")?.annotations?.readOnlyHint).toBe(false);
+    const refund = await client.callTool({ name: "refund_charge", arguments: { charge: "ch_AcmeNorthwindDup", reason: "duplicate" } });
+    expect(refund.structuredContent).toMatchObject({ object: "refund", amount: 9900 });
+    const refused = await client.callTool({ name: "refund_charge", arguments: { charge: 42 } });
+    expect(refused.isError).toBe(true);
+  } finally {
+    await client.close();
+  }
+  const listed = await fetch(`${world.tools_url}/list?format=anthropic`, { headers: { authorization: `Bearer ${world.key}` } });
+  expect(((await listed.json()) as { tools: Array<{ input_schema: unknown }> }).tools[0].input_schema).toBeTruthy();
+  const again = await fetch(`${world.tools_url}/call`, { method: "POST", headers: { authorization: `Bearer ${world.key}` }, body: JSON.stringify({ name: "get_charge", arguments: { charge: "ch_AcmeNorthwindDup" } }) });
+  expect(((await again.json()) as { amount_refunded: number }).amount_refunded).toBe(9900);
+}, 60_000);
