@@ -19,6 +19,7 @@ import { progressView } from "../results/progress";
 import { loadScenarioArg } from "../passk/scenario";
 import { packName } from "../passk/pack";
 import { JUDGE_FLAG_DEFS, JUDGE_FLAG_SHAPE, JUDGE_USAGE, passkJudge, prepareJudge } from "../passk/judge";
+import { finishVerdicts, gateRunsProblem, prepareVerdicts, textWithComparison, VERDICT_FLAG_DEFS, VERDICT_FLAG_SHAPE, VERDICT_USAGE } from "../passk/verdicts";
 import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
@@ -39,6 +40,7 @@ const DEFS: FlagDefs = {
   junit: { kind: "value", placeholder: "F.xml", help: "write a JUnit file (one testcase per task)" },
   scenario: { kind: "value", placeholder: "S", help: "a scenario name or file (default: the file's scenario:)" },
   ...JUDGE_FLAG_DEFS,
+  ...VERDICT_FLAG_DEFS,
 };
 
 const SCHEMA = z.strictObject({
@@ -61,12 +63,13 @@ const SCHEMA = z.strictObject({
   junit: flag.text().optional(),
   scenario: flag.text().optional(),
   ...JUDGE_FLAG_SHAPE,
+  ...VERDICT_FLAG_SHAPE,
 });
 
 const USAGE =
   "worlds passk --tasks F [--runs K] [--mode isolated|shift] [--task ID]... [--server auto | --url URL] [--token T]\n" +
   "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S]\n" +
-  `                    ${JUDGE_USAGE} -- <agent command>\n` +
+  `                    ${JUDGE_USAGE} ${VERDICT_USAGE} -- <agent command>\n` +
   "       worlds passk --seed S --rubric R [same options] -- <desk agent command>   (a seed whose desk holds the tickets, keyed by the rubric)\n" +
   "       worlds passk --tasks F --url URL --token T --agent-url AGENT_URL [same options, no --keep-worlds]   (hosted run; needs WORLDS_AGENT_SECRET)";
 
@@ -106,6 +109,9 @@ export const passk: Command = {
     if (placeholder) return early(json, 2, `worlds passk: ${placeholder}`, "put your agent's command after '--'");
     const prepared = prepareJudge(f);
     if (!prepared.ok) return early(json, 2, `worlds passk: ${prepared.message}`, prepared.nextAction);
+    const verdicts = prepareVerdicts(f);
+    if (!verdicts.ok) return early(json, 2, `worlds passk: ${verdicts.message}`, verdicts.nextAction);
+    for (const note of verdicts.prepared.notes) process.stderr.write(note + "\n");
     const source = f.tasks ?? f.rubric!;
     const say = (line: string) => (json ? process.stderr : process.stdout).write(line + "\n");
 
@@ -129,6 +135,8 @@ export const passk: Command = {
       const plan = planned.plan;
       const mode = f.mode ?? compiled.file.mode ?? "isolated";
       const runs = f.runs ?? compiled.file.runs ?? 3;
+      const gateProblem = gateRunsProblem(verdicts.prepared, runs);
+      if (gateProblem) return early(json, 2, `worlds passk: ${gateProblem}`, "run more repetitions, or gate on a smaller k");
       const scenarioRef = f.scenario ?? compiled.file.scenario ?? null;
       const scenario = scenarioRef ? loadScenarioArg(scenarioRef, source) : null;
       if (scenario && !scenario.ok) return early(json, 2, `worlds passk: ${scenario.message}`, "name a scenario from the library, or a .json/.yaml file");
@@ -164,7 +172,7 @@ export const passk: Command = {
         ...(f.timeout ? ["--timeout", String(f.timeout)] : []),
         ...(f.scenario ? ["--scenario", f.scenario] : []),
       ];
-      const results = buildResults({
+      const built = buildResults({
         mode,
         runs_requested: runs,
         tasks: { file: source, hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: f.tasks ? packName(f.tasks, compiled.hashes.file) : null },
@@ -176,6 +184,8 @@ export const passk: Command = {
         judge: judge.judge?.run ?? null,
         generated_at: new Date().toISOString(),
       });
+      const sourceFlags = f.tasks ? ["--tasks", f.tasks] : ["--seed", f.seed!, "--rubric", f.rubric!];
+      const { results, comparison } = finishVerdicts(built, verdicts.prepared, { source: sourceFlags, serverFlags: server.flags, replayFlags, only: f.task ?? [], agent });
 
       // An interrupted run is partial and the user is waiting to get their terminal back: it is not registered.
       const registered = interrupt.received() ? null : await registerRun({
@@ -198,7 +208,7 @@ export const passk: Command = {
       if (f.junit) writeFileSync(f.junit, renderJunit(results));
       if (execution.keptWorlds.length) say(`kept worlds (--keep-worlds): ${execution.keptWorlds.join(" ")}`);
       if (json) process.stdout.write(doc);
-      else process.stdout.write(renderText(results));
+      else process.stdout.write(textWithComparison(renderText(results), comparison));
       return results.exit_code;
     } finally {
       await server?.stop();
@@ -207,7 +217,7 @@ export const passk: Command = {
   },
 };
 
-type HostedFlags = Pick<z.infer<typeof SCHEMA>, "tasks" | "runs" | "mode" | "task" | "server" | "url" | "token" | "concurrency" | "timeout" | "json-file" | "report" | "junit" | "scenario">;
+type HostedFlags = Pick<z.infer<typeof SCHEMA>, "tasks" | "runs" | "mode" | "task" | "server" | "url" | "token" | "concurrency" | "timeout" | "json-file" | "report" | "junit" | "scenario" | "gate" | "baseline">;
 
 /**
  * `--agent-url`: the server runs every episode from its queue against the HTTP agent and this command follows
@@ -224,6 +234,9 @@ async function hosted(f: HostedFlags, agentUrl: string, json: boolean, env: Node
     if (!token) missing.push("its admin token (--token or WORLDS_TOKEN)");
   }
   if (secret.length < 16) missing.push(secret ? "a longer WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)" : "WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)");
+  const verdicts = prepareVerdicts(f);
+  if (!verdicts.ok) return early(json, 2, `worlds passk: ${verdicts.message}`, verdicts.nextAction);
+  for (const note of verdicts.prepared.notes) process.stderr.write(note + "\n");
   if (missing.length)
     return early(json, 2, `worlds passk: a hosted run (--agent-url) needs ${missing.join(", ")}`, "set what is missing, e.g. WORLDS_AGENT_SECRET=$(openssl rand -hex 16) worlds passk --url URL --token T --agent-url AGENT_URL --tasks F (docs/hosted-runs.md)");
 
@@ -255,6 +268,11 @@ async function hosted(f: HostedFlags, agentUrl: string, json: boolean, env: Node
       report: f.report,
       junit: f.junit,
       signal: interrupt.signal,
+      // The server's own flags are not known here, so an undecided gate's advice names --runs instead of a full line.
+      finish: (r) => {
+        const done = finishVerdicts(r, verdicts.prepared, null);
+        return { results: done.results, text: (t) => textWithComparison(t, done.comparison) };
+      },
     });
     return interrupt.exitCode() ?? code;
   } finally {

@@ -29,6 +29,8 @@ export interface HostedPasskOptions {
   jsonFile?: string;
   report?: string;
   junit?: string;
+  /** The gates and the baseline (passk --gate/--baseline): the results they decide, and the text with the comparison. */
+  finish?: (results: Results) => { results: Results; text: (rendered: string) => string };
   /** Aborted on Ctrl-C: stop following (the run goes on on the server). */
   signal?: AbortSignal;
   pollMs?: number;
@@ -97,12 +99,13 @@ export async function runHostedPassk(o: HostedPasskOptions): Promise<number> {
     return doc.exit_code;
   }
   if (followed.kind === "error") return early("setup_failed", followed.message, `check the run: GET ${server}/admin/runs/${runId}`);
-  const results = followed.results;
+  const finished = o.finish ? o.finish(followed.results) : { results: followed.results, text: (t: string) => t };
+  const results = finished.results;
   const doc = serializeResults(results);
   if (o.jsonFile) writeFileSync(o.jsonFile, doc);
   if (o.report) writeFileSync(o.report, renderHtml(results));
   if (o.junit) writeFileSync(o.junit, renderJunit(results));
-  out.write(o.json ? doc : renderText(results));
+  out.write(o.json ? doc : finished.text(renderText(results)));
   return results.exit_code;
 }
 

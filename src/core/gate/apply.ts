@@ -28,8 +28,10 @@ export function applyVerdicts(results: Results, v: Verdicts): Results {
       const runs = Math.max(0, ...unmet.map((g) => g.runs_needed ?? 0));
       const undecided = unmet.every((g) => g.outcome === "undecided");
       next_action =
-        undecided && runs > 0 && v.rerun
-          ? `run enough to decide: ${v.rerun(runs)}`
+        undecided && runs > 0
+          ? v.rerun
+            ? `run enough to decide: ${v.rerun(runs)}`
+            : `run it again with --runs ${runs} to decide`
           : undecided
             ? "more runs alone will not decide: add tasks, or look at the tasks that differ most"
             : results.status === "policy_failed"
