@@ -1,6 +1,7 @@
 // worlds init in-process: the files each answer writes, the cap, refusals, the export import, and that every
 // written tasks file validates.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import type { CliIo } from "../tasks/io";
 import { collectAnswers } from "./questions";
 import { loadLibrary, selectTasks, STARTER_CAP } from "./packs";
 import { agentPlaceholderProblem, AGENT_PLACEHOLDER } from "./placeholder";
+import { BASELINE_FILE, renderWorkflow } from "./workflow";
 
 function io(cwd: string): CliIo & { stdout: () => string; stderr: () => string } {
   let out = "";
@@ -43,6 +45,35 @@ async function validate(dir: string): Promise<{ code: number; out: string; err: 
 const lib = loadLibrary();
 const inbox = (id: string) => lib.position.get(id)!;
 
+describe("the CI workflow", () => {
+  const steps = (parseYaml(renderWorkflow("worlds/tasks.yaml")) as { jobs: { "crash-test": { steps: Array<{ name?: string; uses?: string; if?: string; run?: string; with?: Record<string, string> }> } } }).jobs["crash-test"].steps;
+  const passk = steps.find((s) => s.name === "worlds passk")!;
+  // The step's script as bash runs it, with npx standing in for a command that prints the arguments it got.
+  const argsIn = (cwd: string) => {
+    const script = passk.run!.replace(/npx worlds passk/, "printf '%s\\n' passk");
+    const r = spawnSync("bash", ["-e", "-c", script], { cwd, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    return r.stdout.trim().split("\n");
+  };
+  it("passes --baseline only when the main branch's results were restored", () => {
+    const dir = project();
+    expect(argsIn(dir)).not.toContain("--baseline");
+    writeFileSync(join(dir, BASELINE_FILE), "{}");
+    const args = argsIn(dir);
+    expect(args.slice(args.indexOf("--baseline"), args.indexOf("--baseline") + 2)).toEqual(["--baseline", BASELINE_FILE]);
+    expect(args.at(-1)).toBe(AGENT_PLACEHOLDER);
+  });
+  it("restores the baseline on pull requests and saves it from main, always", () => {
+    const restore = steps.find((s) => s.uses === "actions/cache/restore@v4")!;
+    expect(restore).toMatchObject({ if: "github.event_name == 'pull_request'", with: { path: BASELINE_FILE, "restore-keys": "worlds-baseline-" } });
+    const save = steps.find((s) => s.uses === "actions/cache/save@v4")!;
+    expect(save.if).toBe("always() && github.event_name == 'push' && hashFiles('worlds-results.json') != ''");
+    expect(save.with).toEqual({ path: BASELINE_FILE, key: "worlds-baseline-${{ github.sha }}" });
+    expect(steps.indexOf(restore)).toBeLessThan(steps.indexOf(passk));
+    expect(steps.indexOf(passk)).toBeLessThan(steps.indexOf(save));
+  });
+});
+
 describe("worlds init --yes", () => {
   it("writes a fifteen-task starter touching every trap class, the policy, the workflow and the ignore line; it validates", async () => {
     const dir = project();
@@ -68,8 +99,8 @@ describe("worlds init --yes", () => {
     expect(readFileSync(join(dir, "worlds", "policy.md"), "utf8")).toBe(readFileSync(join(__dirname, "..", "..", "..", "seeds", "acme-policy.md"), "utf8"));
     const workflow = readFileSync(join(dir, ".github", "workflows", "worlds.yml"), "utf8");
     expect(workflow).toContain("pull_request:");
-    expect(workflow).toContain(`npx worlds passk --server auto --tasks worlds/tasks.yaml --json-file worlds-results.json --report worlds-report.html -- ${AGENT_PLACEHOLDER}`);
-    expect(parseYaml(workflow)).toMatchObject({ name: "worlds", on: { pull_request: null } });
+    expect(workflow).toContain(`npx worlds passk --server auto --tasks worlds/tasks.yaml --json-file worlds-results.json --report worlds-report.html "\${BASELINE[@]}" -- ${AGENT_PLACEHOLDER}`);
+    expect(parseYaml(workflow)).toMatchObject({ name: "worlds", on: { pull_request: null, push: { branches: ["main"] } } });
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("worlds/*.identities.json\n");
     expect(r.out).toContain("tasks: 15 (15 keyed, 0 policy-only) on acme-prod-library");
     const v = await validate(dir);

@@ -1,18 +1,27 @@
-// The GitHub Actions workflow init writes: the crash test on every pull request, failing the check on any
-// non-zero exit, with the results and the report kept as an artifact.
+// The GitHub Actions workflow init writes: the crash test on every pull request, compared with the main branch's
+// last results when there are any (passk --baseline, so a significant regression fails the check), failing on any
+// non-zero exit, with the results and the report kept as an artifact. A run on main saves its results as the next
+// baseline in the Actions cache, which pull requests can read: no token, no other workflow's artifacts.
 import { AGENT_PLACEHOLDER } from "./placeholder";
 
 export const WORKFLOW_PATH = ".github/workflows/worlds.yml";
+/** Where the main branch's results are kept between runs (restored on pull requests, saved on main). */
+export const BASELINE_FILE = "worlds-baseline.json";
 
 export function renderWorkflow(tasksPath: string): string {
+  const onMain = "github.event_name == 'push' && hashFiles('worlds-results.json') != ''";
   return `# Crash-tests the support agent on every pull request. Written by \`worlds init\`.
 # Replace ${AGENT_PLACEHOLDER} below with the command that starts your agent (until then the
 # check fails with exit 2, configuration_incomplete). A non-zero exit fails the check:
-# 1 a policy failure, 2 configuration, 3 setup, 4 inconclusive (docs/results.md).
+# 1 a policy failure or a significant regression against main, 2 configuration, 3 setup,
+# 4 inconclusive (docs/results.md). Runs on main keep their results as the pull requests' baseline;
+# if your default branch has another name, change "main" below.
 name: worlds
 
 on:
   pull_request:
+  push:
+    branches: [main]
 
 jobs:
   crash-test:
@@ -24,9 +33,26 @@ jobs:
         with:
           node-version: 20
       - run: npm ci
+      - name: the main branch's last results (the baseline)
+        if: github.event_name == 'pull_request'
+        uses: actions/cache/restore@v4
+        with:
+          path: ${BASELINE_FILE}
+          key: worlds-baseline-\${{ github.event.pull_request.base.sha }}
+          restore-keys: worlds-baseline-
       - name: worlds passk
         # Secrets your agent needs go in an env: block here, e.g. OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
-        run: npx worlds passk --server auto --tasks ${tasksPath} --json-file worlds-results.json --report worlds-report.html -- ${AGENT_PLACEHOLDER}
+        run: |
+          BASELINE=(); if [ -f ${BASELINE_FILE} ]; then BASELINE=(--baseline ${BASELINE_FILE}); fi
+          npx worlds passk --server auto --tasks ${tasksPath} --json-file worlds-results.json --report worlds-report.html "\${BASELINE[@]}" -- ${AGENT_PLACEHOLDER}
+      - name: keep main's results as the next baseline
+        if: always() && ${onMain}
+        run: cp worlds-results.json ${BASELINE_FILE}
+      - uses: actions/cache/save@v4
+        if: always() && ${onMain}
+        with:
+          path: ${BASELINE_FILE}
+          key: worlds-baseline-\${{ github.sha }}
       - uses: actions/upload-artifact@v4
         if: always()
         with:
