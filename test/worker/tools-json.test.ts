@@ -224,6 +224,32 @@ describe("calls and their errors", () => {
   });
 });
 
+describe("a world's scenario applies to the requests its tools make", () => {
+  it("flaky-writes: the first refund fails as unavailable (503, before anything changed), the retry refunds once", async () => {
+    const res = await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small", scenario: "flaky-writes" }) });
+    const w = (await res.json()) as World;
+    const args = { charge: "ch_AcmeNorthwindDup", idempotency_key: "dup-1" };
+    const first = await tool(w.key, "refund_charge", args);
+    expect(first.status).toBe(503);
+    expect((await json(first)).error.code).toBe("unavailable");
+    expect(await diffOf(w)).toEqual([]);
+    const retried = await tool(w.key, "refund_charge", args);
+    expect(retried.status).toBe(200);
+    expect((await diffOf(w)).filter((e: any) => e.type === "refunds")).toHaveLength(1);
+  });
+
+  it("rate-limit-storm: a refused read says when to retry", async () => {
+    const res = await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small", scenario: "rate-limit-storm" }) });
+    const w = (await res.json()) as World;
+    const seen: number[] = [];
+    for (let i = 0; i < 3; i++) seen.push((await tool(w.key, "get_customer", { customer: "cus_AcmeNorthwind" })).status);
+    // The storm refuses the 2nd and 3rd of every five billing requests; a tool's request is one of them.
+    expect(seen).toEqual([200, 503, 503]);
+    const calls = (await traceOf(w)).filter((r) => r.service === "tools");
+    expect(JSON.parse(calls[1].response_body).error.message).toMatch(/rate_limit: .*Retry after 1 s\./);
+  });
+});
+
 describe("hostile bodies are refused before any world sees them", () => {
   const PROBES = ["amount", "polluted", "status", "charge"];
   const clean = () => {
