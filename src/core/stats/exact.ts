@@ -119,11 +119,13 @@ export function boschlooWorse(base: Count, next: Count): number {
 }
 
 function regionProbability(logWeight: number[], N: number, pi: number): number {
+  const lp1 = Math.log(pi);
+  const lq1 = Math.log(1 - pi);
   let p = 0;
   for (let s = 0; s <= N; s++) {
     if (logWeight[s] === Number.NEGATIVE_INFINITY) continue;
     // 0^0 = 1: at pi = 0 only s = 0 has mass, at pi = 1 only s = N.
-    const lp = logWeight[s] + (s === 0 ? 0 : s * Math.log(pi)) + (s === N ? 0 : (N - s) * Math.log(1 - pi));
+    const lp = logWeight[s] + (s === 0 ? 0 : s * lp1) + (s === N ? 0 : (N - s) * lq1);
     if (Number.isFinite(lp)) p += Math.exp(lp);
   }
   return p;
