@@ -38,7 +38,7 @@ export function episodeRecord(run: number, tickets: number[], mode: RunMode, ep:
   return record;
 }
 
-function agentRecord(o: AgentOutcome) {
+export function agentRecord(o: AgentOutcome) {
   return {
     exit_code: o.exit_code,
     signal: o.signal,

@@ -3,12 +3,17 @@
 // records back from D1 and the CLI hands them over from another module: both are boundaries.
 import { z } from "zod";
 import { VERDICTS } from "../grader/types";
+import { TOOLS_VERDICTS } from "../tools/grade";
 import { rubricDocument } from "../rubric/schema";
 import { judgeRecord } from "../judge/record";
 import { judgeRunInput } from "./judge";
 
-/** Verdicts the grader gives a keyed task (docs/grading.md), worst first; null is a policy-only task's. */
-export const GRADER_VERDICTS = VERDICTS;
+/**
+ * Verdicts a grader gives a keyed task, worst first; null is a policy-only task's. The account grader's words
+ * (docs/grading.md), then the tools replay grader's failing words (docs/tools.md): results, statistics and
+ * reports read any of them the same way (passed passes, every other word fails).
+ */
+export const GRADER_VERDICTS = [...VERDICTS.filter((v) => v !== "passed"), ...TOOLS_VERDICTS] as const;
 export const graderVerdict = z.enum(GRADER_VERDICTS);
 export type GraderVerdict = z.infer<typeof graderVerdict>;
 
@@ -141,6 +146,8 @@ export const buildInput = z.strictObject({
     replay_flags: z.array(z.string()).default([]),
     /** How the run named its tasks, when not `--tasks <file>` (a library shift: `--seed S --rubric R`). */
     source_flags: z.array(z.string()).optional(),
+    /** The worlds command that made the run, when not passk (`tools run`), so replay lines rerun it. */
+    command: z.array(z.string().min(1)).min(1).optional(),
   }),
   episodes: z.array(episodeRecord),
   /** Run-level checks (the budget, asserted across a run's tasks), by run index. */

@@ -1,0 +1,197 @@
+// `worlds tools init|doctor|generate|run`: crash tests on a team's own tool definitions (docs/tools.md).
+import { z } from "zod";
+import { buildResults } from "../../core/results/index";
+import { renderText } from "../../core/report/index";
+import { CannotGenerate, type ToolsTask } from "../../core/tools/tasks/generate";
+import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
+import { writeOutputs, OutputPathError, checkOutputPaths } from "../results/write";
+import { connectServer, SERVER_FLAG_DEFS, ServerSetupError } from "../server/connect";
+import { trapSignals } from "../signals";
+import { generateArms, writeArms } from "../tools/generate";
+import { toolsInit } from "../tools/init";
+import { DEFAULT_CONFIG, loadTools, ToolsConfigError } from "../tools/load";
+import { McpListError } from "../tools/mcp-list";
+import { buildToolsInput, runToolsTasks } from "../tools/run";
+import { formLines, freeTextLines, refusalLines, setLine } from "../tools/summary";
+import { reportFlagError } from "./errors";
+import type { Command } from "./types";
+
+const out = (s: string) => void process.stdout.write(s);
+const fail = (sub: string, message: string, code = 2) => (process.stderr.write(`worlds tools ${sub}: ${message}\n`), code);
+
+const INIT_DEFS: FlagDefs = {
+  "own-file": { kind: "value", placeholder: "PATH", help: "your tool file: an OpenAI tools file, an MCP tool list, or an OpenAPI 3.0/3.1 document" },
+  "own-format": { kind: "value", placeholder: "F", help: "auto (default), openai, mcp or openapi" },
+  "own-name": { kind: "value", placeholder: "NAME", help: "the set's name on reports (default: the file's name)" },
+  "own-read": { kind: "list", placeholder: "TOOL", help: "a tool that only reads (the file does not say)" },
+  "own-write": { kind: "list", placeholder: "TOOL", help: "a tool that writes" },
+  "own-intent": { kind: "list", placeholder: "TOOL=TEXT", help: "what a request says instead of the tool's description" },
+  "own-flow": { kind: "list", placeholder: "F.x:T.y", help: "a value from one tool's answer into another's argument, e.g. get_order.id:refund_order.order_id" },
+  "mcp-command": { kind: "value", placeholder: "CMD", help: "list your MCP server's tools (started once over stdio, with --yes as consent)" },
+  yes: { kind: "switch", help: "consent to starting --mcp-command; ask nothing" },
+  force: { kind: "switch", help: "overwrite an existing settings file" },
+  config: { kind: "value", placeholder: "PATH", help: `the settings file to write (default: ${DEFAULT_CONFIG})` },
+};
+const INIT_SCHEMA = z.strictObject({
+  "own-file": flag.text().optional(),
+  "own-format": flag.oneOf(["auto", "openai", "mcp", "openapi"]).optional(),
+  "own-name": flag.text().optional(),
+  "own-read": flag.list().optional(),
+  "own-write": flag.list().optional(),
+  "own-intent": flag.list().optional(),
+  "own-flow": flag.list().optional(),
+  "mcp-command": flag.text().optional(),
+  yes: flag.switch(),
+  force: flag.switch(),
+  config: flag.text().optional(),
+});
+
+const CONFIG_DEF: FlagDefs = { config: { kind: "value", placeholder: "PATH", help: `the settings file (default: ${DEFAULT_CONFIG})` } };
+const DOCTOR_SCHEMA = z.strictObject({ config: flag.text().optional(), offline: flag.switch() });
+const GENERATE_SCHEMA = z.strictObject({ config: flag.text().optional() });
+
+const RUN_DEFS: FlagDefs = {
+  ...CONFIG_DEF,
+  runs: { kind: "value", short: "k", placeholder: "K", help: "repetitions of every task (default: 3)" },
+  task: { kind: "list", placeholder: "ID", help: "run only this task (repeatable)" },
+  "dry-run": { kind: "switch", help: "print the plan (tasks, episodes, calls) and run nothing" },
+  ...SERVER_FLAG_DEFS,
+  concurrency: { kind: "value", placeholder: "N", help: "agents at once (default: 2)" },
+  timeout: { kind: "value", placeholder: "S", help: "seconds per episode before the agent is killed (default: 120)" },
+  "json-file": { kind: "value", placeholder: "PATH", help: "write the results JSON here" },
+  report: { kind: "value", placeholder: "PATH", help: "write the HTML report here" },
+  junit: { kind: "value", placeholder: "PATH", help: "write JUnit XML here" },
+  json: { kind: "switch", help: "print the results JSON instead of text" },
+};
+const RUN_SCHEMA = z.strictObject({
+  config: flag.text().optional(),
+  runs: flag.int(1, 100).optional(),
+  task: flag.list().optional(),
+  "dry-run": flag.switch(),
+  server: flag.oneOf(["auto"]).optional(),
+  url: flag.url().optional(),
+  token: flag.text().optional(),
+  concurrency: flag.int(1, 64).optional(),
+  timeout: flag.seconds().optional(),
+  "json-file": flag.text().optional(),
+  report: flag.text().optional(),
+  junit: flag.text().optional(),
+  json: flag.switch(),
+});
+
+const USAGE: Record<string, string> = {
+  init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--force] [--config PATH]",
+  doctor: "worlds tools doctor [--config PATH] [--offline]",
+  generate: "worlds tools generate [--config PATH]",
+  run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command>",
+};
+
+export const tools: Command = {
+  summary: "crash tests on your own tools (OpenAI tools, MCP tool lists, OpenAPI), simulated from their schemas",
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (!sub || sub === "--help" || sub === "-h" || !(sub in USAGE)) {
+      out(`usage: worlds tools <init|doctor|generate|run> [options]\n\n${Object.values(USAGE).map((u) => `  ${u}`).join("\n")}\n\nSee docs/tools.md.\n`);
+      return sub && !(sub in USAGE) && sub !== "--help" && sub !== "-h" ? 2 : 0;
+    }
+    try {
+      if (sub === "init") return await init(rest);
+      if (sub === "doctor") return await doctor(rest);
+      if (sub === "generate") return await generate(rest);
+      return await run(rest);
+    } catch (e) {
+      if (e instanceof FlagError) return reportFlagError(e);
+      if (e instanceof ToolsConfigError || e instanceof McpListError || e instanceof CannotGenerate || e instanceof OutputPathError) return fail(sub, e.message);
+      throw e;
+    }
+  },
+};
+
+async function init(argv: string[]): Promise<number> {
+  const a = parseArgs("tools init", argv, INIT_DEFS, INIT_SCHEMA);
+  if (a.help) return out(helpText(USAGE.init, "Writes worlds/tools.yaml from your tool file and prints what worlds can do with it.", INIT_DEFS)), 0;
+  const f = a.flags;
+  return toolsInit(
+    { out: f.config, file: f["own-file"], format: f["own-format"], name: f["own-name"], read: f["own-read"] ?? [], write: f["own-write"] ?? [], intent: f["own-intent"] ?? [], flow: f["own-flow"] ?? [], mcpCommand: f["mcp-command"], yes: !!f.yes, force: !!f.force },
+    out,
+  );
+}
+
+async function doctor(argv: string[]): Promise<number> {
+  const a = parseArgs("tools doctor", argv, { ...CONFIG_DEF, offline: { kind: "switch", help: "check nothing that needs a server" } }, DOCTOR_SCHEMA);
+  if (a.help) return out(helpText(USAGE.doctor, "Reads the settings and the tool file again: the summary, each refusal, which task forms the set reaches.", CONFIG_DEF)), 0;
+  const t = await loadTools(a.flags.config ?? DEFAULT_CONFIG);
+  out(`${t.set.setRefusal ? "fail" : "ok  "} ${t.configPath}: tasks on your tools (${t.config.name}), forms ${t.config.arms.join(", ")}\n`);
+  out(`  tools       ${setLine(t.set)}\n`);
+  for (const l of [...refusalLines(t.set), ...freeTextLines(t.set), ...formLines(t.set, t.flows)]) out(`  ${l}\n`);
+  if (t.set.setRefusal) out(`  set         refused: ${t.set.setRefusal}\n`);
+  const intents = t.set.tools.every((x) => t.config.intents[x.name] || (x.title && t.config.intents[x.title]));
+  if (!intents) out("  note        not every tool has an intent line, so requests use descriptions and choosing a tool is partly a word match\n");
+  return t.set.setRefusal ? 2 : 0;
+}
+
+async function generate(argv: string[]): Promise<number> {
+  const a = parseArgs("tools generate", argv, CONFIG_DEF, GENERATE_SCHEMA);
+  if (a.help) return out(helpText(USAGE.generate, "Writes tasks/<form>.jsonl beside the settings: every task's id, request, tool block and expected end. No model, no network.", CONFIG_DEF)), 0;
+  const t = await loadTools(a.flags.config ?? DEFAULT_CONFIG);
+  const arms = await generateArms(t);
+  writeArms(arms);
+  const total = arms.reduce((s, x) => s + x.tasks.length, 0);
+  out(`ok  generated ${total} tasks: ${arms.map((x) => `${x.arm} ${x.tasks.length}`).join(", ")}, no model and no network\n`);
+  out(`  your tools  ${t.set.name}, ${t.set.tools.length} tools from ${t.filePath}; the answers are simulated from your schemas, and your backend is never called\n`);
+  out(`  wrote       ${arms.map((x) => x.path).join(", ")}\n`);
+  out("next: worlds tools run --server auto -- <your agent command>\n");
+  return 0;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const a = parseArgs("tools run", argv, RUN_DEFS, RUN_SCHEMA);
+  if (a.help) return out(helpText(USAGE.run, "Runs every task k times, each in a fresh tools world, and grades each episode by replaying its calls.", RUN_DEFS)), 0;
+  const f = a.flags;
+  if (f.server && f.url) throw new FlagError("tools run", "--server auto and --url name two servers; pick one.");
+  const t = await loadTools(f.config ?? DEFAULT_CONFIG);
+  const arms = await generateArms(t);
+  let tasks: ToolsTask[] = arms.flatMap((x) => x.tasks);
+  if (f.task?.length) {
+    const unknown = f.task.filter((id) => !tasks.some((x) => x.id === id));
+    if (unknown.length) throw new ToolsConfigError(`no task ${unknown.join(", ")} in ${t.configPath} (a changed tool file or setting changes every id; 'worlds tools generate' lists them)`);
+    tasks = tasks.filter((x) => f.task!.includes(x.id));
+  }
+  const runs = f.runs ?? 3;
+  if (f["dry-run"]) {
+    const shortest = tasks.reduce((s, x) => s + x.expected.calls.length, 0) * runs;
+    out(`plan  ${tasks.length * runs} episodes: ${tasks.length} tasks (${arms.map((x) => `${x.arm} ${x.tasks.length}`).join(", ")}) x ${runs} runs\n`);
+    out(`  your tools  ${setLine(t.set)}\n`);
+    out(`  calls       ${shortest} if every task is solved the shortest way; at most ${tasks.length * runs * 32} (32 per episode)\n`);
+    return 0;
+  }
+  if (!a.command?.length) throw new FlagError("tools run", "no agent command: put it after '--', e.g. worlds tools run --server auto -- node my-agent.mjs");
+  checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
+  const interrupt = trapSignals();
+  let server;
+  try {
+    server = await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt);
+  } catch (e) {
+    interrupt.dispose();
+    if (e instanceof ServerSetupError) return fail("run", `${e.message}\nnext: ${e.nextAction}`, e.exitCode);
+    throw e;
+  }
+  try {
+    const total = tasks.length * runs;
+    const episodes = await runToolsTasks({
+      tools: t, tasks, runs, argv: a.command, server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 120) * 1000, signal: interrupt.signal,
+      onEpisode: (done) => process.stderr.write(`\r  ${done}/${total} episodes`),
+    });
+    process.stderr.write("\n");
+    const results = buildResults(await buildToolsInput({ tools: t, tasks, runs, argv: a.command, serverFlags: server.flags, episodes, interrupted: interrupt.received() ?? null }));
+    const written = writeOutputs(results, { "json-file": f["json-file"], report: f.report, junit: f.junit });
+    if (f.json) out(JSON.stringify(results, null, 2) + "\n");
+    else out(renderText(results));
+    for (const w of written) process.stderr.write(`wrote ${w}\n`);
+    return interrupt.received() ? (interrupt.exitCode() ?? results.exit_code) : results.exit_code;
+  } finally {
+    await server.stop();
+    interrupt.dispose();
+  }
+}
+

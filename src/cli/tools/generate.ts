@@ -1,0 +1,35 @@
+// `worlds tools generate`: the tasks of every arm as JSON lines under tasks/ beside the settings, each row the
+// task's id, request, tool block and expected end, so a team can read exactly what is checked.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { openAiTool } from "../../core/tools/render";
+import { generateTasks, type ToolsTask } from "../../core/tools/tasks/generate";
+import type { LoadedTools } from "./load";
+
+export interface GeneratedArm {
+  arm: ToolsTask["arm"];
+  path: string;
+  tasks: ToolsTask[];
+}
+
+export async function generateArms(t: LoadedTools): Promise<GeneratedArm[]> {
+  const clockUnix = Math.floor(Date.parse(t.config.clock) / 1000);
+  const out: GeneratedArm[] = [];
+  for (const arm of t.config.arms) {
+    const tasks = await generateTasks(t.set, { arm, count: t.config.tasks_per_arm, seed: t.config.seed, clockUnix, intents: t.config.intents, flows: t.flows });
+    out.push({ arm, path: join(dirname(t.configPath), "tasks", `${arm}.jsonl`), tasks });
+  }
+  return out;
+}
+
+/** One row of tasks/<arm>.jsonl: what the agent gets (id, request, tools) and what is checked (expected). */
+export function taskRow(task: ToolsTask): Record<string, unknown> {
+  return { id: task.id, arm: task.arm, seed: task.seed, request: task.request, tools: task.world.definitions.map(openAiTool), expected: task.expected, world: task.world };
+}
+
+export function writeArms(arms: GeneratedArm[]): void {
+  for (const a of arms) {
+    mkdirSync(dirname(a.path), { recursive: true });
+    writeFileSync(a.path, a.tasks.map((t) => JSON.stringify(taskRow(t))).join("\n") + "\n");
+  }
+}

@@ -1,0 +1,67 @@
+// `worlds tools init`: writes worlds/tools.yaml from flags (every setting has one) and prints the set's summary.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { stringify } from "yaml";
+import { parseFlow, toolsConfig, type ToolsConfig } from "../../core/tools/config/schema";
+import { defaultName, DEFAULT_CONFIG, loadToolFile, ToolsConfigError } from "./load";
+import { listMcpTools } from "./mcp-list";
+import { formLines, freeTextLines, refusalLines, setLine } from "./summary";
+
+export interface InitFlags {
+  out?: string;
+  file?: string;
+  format?: "auto" | "openai" | "mcp" | "openapi";
+  name?: string;
+  read: string[];
+  write: string[];
+  intent: string[];
+  flow: string[];
+  mcpCommand?: string;
+  yes: boolean;
+  force: boolean;
+}
+
+export async function toolsInit(f: InitFlags, out: (s: string) => void): Promise<number> {
+  const configPath = f.out ?? DEFAULT_CONFIG;
+  if (existsSync(configPath) && !f.force) throw new ToolsConfigError(`${configPath} exists; pass --force to write it again`);
+  let file = f.file;
+  if (f.mcpCommand) {
+    if (!f.yes) throw new ToolsConfigError("--mcp-command starts your server once, only to list its tools; pass --yes to consent");
+    const listed = await listMcpTools(f.mcpCommand);
+    file = resolve(dirname(configPath), "tools.mcp.json");
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(listed, null, 2) + "\n");
+    out(`ok  listed ${listed.tools.length} tools from your MCP server into ${file} and stopped it (the command is kept nowhere; no tool was called)\n`);
+  }
+  if (!file) throw new ToolsConfigError("name your tool file with --own-file PATH (an OpenAI tools file, an MCP tool list or an OpenAPI document), or list a server's with --mcp-command CMD --yes");
+  const intents: Record<string, string> = {};
+  for (const i of f.intent) {
+    const eq = i.indexOf("=");
+    if (eq <= 0 || eq === i.length - 1) throw new ToolsConfigError(`--own-intent takes TOOL=TEXT (got '${i}')`);
+    intents[i.slice(0, eq)] = i.slice(eq + 1);
+  }
+  for (const fl of f.flow) if (!parseFlow(fl)) throw new ToolsConfigError(`--own-flow takes FROM.FIELD:TO.PARAM, e.g. get_order.id:refund_order.order_id (got '${fl}')`);
+  const config: ToolsConfig = toolsConfig.parse({
+    version: 1,
+    file: relative(dirname(resolve(configPath)), resolve(file)) || file,
+    format: f.format ?? "auto",
+    name: f.name ?? defaultName(file),
+    read: f.read,
+    write: f.write,
+    intents,
+    flows: f.flow,
+    arms: f.flow.length ? ["call", "read-then-call", "flow"] : ["call", "read-then-call"],
+  });
+  const set = await loadToolFile(resolve(file), config);
+  const flows = config.flows.map((x) => parseFlow(x)!);
+  if (set.setRefusal) throw new ToolsConfigError(`${file}: the set is refused: ${set.setRefusal}`);
+  const reachable = config.arms.filter((a) => a !== "read-then-call" || set.tools.some((t) => t.effect === "read" && t.checkable.length > 0));
+  config.arms = reachable.length ? reachable : ["call"];
+  mkdirSync(dirname(configPath), { recursive: true });
+  writeFileSync(configPath, `# Tasks on your own tools (worlds tools). Every setting has a 'worlds tools init' flag; docs/tools.md.\n${stringify(config)}`);
+  out(`ok  wrote ${configPath}: tasks on your tools (${config.name}), ${config.tasks_per_arm} tasks per form: ${config.arms.join(", ")}\n`);
+  out(`  your tools  ${setLine(set)}\n`);
+  for (const l of [...refusalLines(set), ...freeTextLines(set), ...formLines(set, flows)]) out(`  ${l}\n`);
+  out("next: worlds tools generate\n");
+  return 0;
+}

@@ -1,0 +1,36 @@
+// worlds/tools.yaml: the settings of a crash test on a team's own tools. Every setting has an init flag, unknown
+// fields are errors, and paths are relative to the file itself.
+import { z } from "zod";
+import { FORMS, type Flow } from "../tasks/generate";
+
+const FLOW = /^([A-Za-z0-9_.\-/{}]+?)\.([A-Za-z0-9_]+(?:\[\])?(?:\.[A-Za-z0-9_]+(?:\[\])?)*):([A-Za-z0-9_.\-/{}]+?)\.([A-Za-z0-9_]+)$/;
+
+/** `get_order.id:refund_order.order_id`, `list_orders.orders[].order_id:refund_order.order_id` */
+export function parseFlow(text: string): Flow | null {
+  const m = FLOW.exec(text.trim());
+  return m ? { from: m[1], field: m[2], to: m[3], param: m[4] } : null;
+}
+
+export const toolsConfig = z.strictObject({
+  version: z.literal(1),
+  /** The tool file, relative to this file. */
+  file: z.string().min(1),
+  format: z.enum(["auto", "openai", "mcp", "openapi"]).default("auto"),
+  /** The set's name on reports (default: the file's name). */
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_. -]{0,63}$/, "1-64 letters, digits, spaces, dots, dashes or underscores"),
+  read: z.array(z.string().min(1)).default([]),
+  write: z.array(z.string().min(1)).default([]),
+  /** What a request says instead of the tool's description: {tool: "refund an order"}. */
+  intents: z.record(z.string(), z.string().min(1)).default({}),
+  flows: z
+    .array(z.string().refine((s) => parseFlow(s) !== null, "a flow is FROM.FIELD:TO.PARAM, e.g. get_order.id:refund_order.order_id"))
+    .default([]),
+  /** The task forms to make (each an arm), and how many tasks each. */
+  arms: z.array(z.enum(FORMS)).min(1).default(["call", "read-then-call"]),
+  tasks_per_arm: z.number().int().min(1).max(500).default(10),
+  seed: z.number().int().nonnegative().default(1),
+  /** The world clock answers use (dates in simulated answers are drawn before it). */
+  clock: z.string().datetime({ offset: true }).default("2026-09-15T12:00:00Z"),
+  generator_version: z.literal("own-1").optional(),
+});
+export type ToolsConfig = z.infer<typeof toolsConfig>;
