@@ -14,7 +14,8 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, WORLDS_TOKEN: "test-token" },
+                // The judge's model is the scripted one, served in-process for this host (test/worker/runs-judge.test.ts).
+                bindings: { TEST_MIGRATIONS: migrations, WORLDS_TOKEN: "test-token", OPENAI_BASE_URL: "http://model.test/v1", ANTHROPIC_BASE_URL: "http://model.test" },
                 // Replaces wrangler.toml's consumer entries as a whole, so every setting is repeated here (faster batches).
                 queueConsumers: {
                   episodes: { maxBatchTimeout: 0.05, maxBatchSize: 10, maxRetries: 3, retryDelay: 1, deadLetterQueue: "episodes-dlq" },

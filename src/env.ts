@@ -10,6 +10,11 @@ export interface Env {
   WORLDS_TOKEN?: string;
   /** "off" on the local server (`worlds serve`, `--server auto`): answers go out uncompressed (src/http/compression.ts). */
   COMPRESSION?: string;
+  /** The policy judge's model keys (`wrangler secret put OPENAI_API_KEY`) and base URLs (vars); docs/judge.md. */
+  OPENAI_API_KEY?: string;
+  ANTHROPIC_API_KEY?: string;
+  OPENAI_BASE_URL?: string;
+  ANTHROPIC_BASE_URL?: string;
 }
 
 export type AppEnv = { Bindings: Env; Variables: { requestId: string } };

@@ -96,3 +96,14 @@ export const deliveries = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.hookId, t.eventId] })],
 );
+
+/**
+ * A hosted run's judge budget (src/runs/judge-budget.ts), in micro-dollars: settled spend and what calls in flight
+ * have reserved. One row per run with a budget; a conditional UPDATE reserves, so isolates never overspend together.
+ */
+export const judgeSpend = sqliteTable("judge_spend", {
+  runId: text("run_id").primaryKey(),
+  limitMicros: integer("limit_micros").notNull(),
+  spentMicros: integer("spent_micros").notNull().default(0),
+  reservedMicros: integer("reserved_micros").notNull().default(0),
+});

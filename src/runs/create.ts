@@ -11,6 +11,7 @@ import { sendEpisodes } from "./messages";
 import type { RunPlanJson } from "./plan-json";
 import { resolveTasks } from "./resolve";
 import { database, failRun, insertRun, type NewEpisodeRow } from "./store";
+import { openRunBudget, prepareRunJudge } from "./judge";
 
 export type CreateRunOutcome =
   | { ok: true; runId: string; episodes: number; summary: string | null }
@@ -42,6 +43,10 @@ export async function createRun(env: Env, req: RunRequest, from: RunOrigin, now 
   const scenario = resolveScenario(scenarioRef);
   if (!scenario.ok) return { ok: false, status: scenario.status === 404 ? 400 : scenario.status, code: scenario.code, message: scenario.message };
 
+  // A judge the server cannot run (no key for its provider) refuses the run before anything is stored.
+  const judge = await prepareRunJudge(env, req.judge);
+  if (!judge.ok) return judge;
+
   await Promise.all([putContent(env.ARTIFACTS, seedKey(hashes.seed), seed), putContent(env.ARTIFACTS, rubricKey(hashes.rubric), rubric)]);
 
   const runId = newRunId();
@@ -52,6 +57,7 @@ export async function createRun(env: Env, req: RunRequest, from: RunOrigin, now 
     scenario: scenarioRef,
     replay_flags: [...(req.mode ? ["--mode", req.mode] : []), ...(req.timeout_s ? ["--timeout", String(req.timeout_s)] : [])],
     trigger: from.trigger ?? null,
+    judge: judge.stored,
   };
   const rows: NewEpisodeRow[] = jobs.map((job) => ({ id: episodeId(runId, job), runId, repetition: job.repetition, task: job.position, status: "pending", seq: job.seq }));
   const db = database(env.DB);
@@ -79,6 +85,7 @@ export async function createRun(env: Env, req: RunRequest, from: RunOrigin, now 
     },
     rows,
   );
+  await openRunBudget(env, runId, judge.stored);
   try {
     await sendEpisodes(env, rows.map((r) => ({ run: runId, episode: r.id, deferrals: 0 })));
   } catch (e) {

@@ -16,6 +16,7 @@ import { episodeRecordKey, traceKey } from "./keys";
 import type { EpisodeMessage } from "./messages";
 import { claimEpisode, database, finishEpisode, getEpisode, isFinished, recordWorld, releaseEpisode, type EpisodeError, type EpisodeRow } from "./store";
 import { discardWorld, worldAlive } from "./worlds";
+import { judgeHostedEpisode } from "./judge";
 
 export type Disposition = { kind: "ack" } | { kind: "retry"; delaySeconds: number } | { kind: "defer"; delaySeconds: number };
 
@@ -134,6 +135,9 @@ async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery
     infra = { stage: "grade", message: (e as Error).message };
     record = infraRecord(ep.repetition, tickets, world.id, infra, agent, traffic);
   }
+
+  // The judge reads the graded world and the reply; its problems are recorded on the tasks, never thrown.
+  if (ctx.meta.judge && grade && !infra) await judgeHostedEpisode(env, run.id, ctx.meta.judge, plan, mode, record, grade, diff, reply, fetcher);
 
   const tKey = traceKey(run.id, ep.seq);
   const lines = trace.map((t) => JSON.stringify(t)).join("\n");

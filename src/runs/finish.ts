@@ -9,6 +9,7 @@ import { FINISH_LEASE_MS } from "./config";
 import { runFacts, type RunFacts } from "./context";
 import type { StoredEpisode } from "./episode";
 import { reportKey, resultsKey } from "./keys";
+import { judgeRunInput } from "./judge";
 import { claimRunFinish, completeRun, database, episodePage, reopenRun, type EpisodeRow } from "./store";
 
 /** D1 values are capped at 2 MB; larger results documents live in R2 only. */
@@ -42,6 +43,7 @@ export async function maybeFinishRun(env: Env, runId: string): Promise<boolean> 
       episodes: stored.map((s) => s.record),
       credits: stored.flatMap((s) => (s.credits ? [{ repetition: s.record.run, credits: s.credits }] : [])),
       replayFlags: ctx.meta.replay_flags,
+      judge: judgeRunInput(ctx.meta.judge),
       generatedAt: new Date().toISOString(),
     });
   } catch (e) {

@@ -8,6 +8,7 @@ import { PROVIDERS } from "../webhooks/verify";
 import type { WebhookTicket } from "../webhooks/normalize";
 import { BUNDLED_SEEDS } from "../seeds/bundled";
 import { randomToken } from "../http/ids";
+import { hostedJudgeRequest, type HostedJudgeRequest } from "../core/judge/hosted";
 import { STARTER_INVARIANTS } from "../core/tasks/invariants";
 
 export const hookRequest = z
@@ -24,6 +25,8 @@ export const hookRequest = z
     mode: z.enum(["isolated", "shift"]).optional(),
     concurrency: z.number().int().min(1).max(100).optional(),
     timeout_s: z.number().int().min(1).max(MAX_TIMEOUT_S).optional(),
+    /** The policy judge for every ticket's run (docs/judge.md): the policy's text, the model, a budget per run. */
+    judge: hostedJudgeRequest.optional(),
   })
   .refine((h) => (h.seed === undefined) !== (h.tasks === undefined), { message: "send exactly one of seed and tasks", path: ["seed"] });
 export type HookRequest = z.infer<typeof hookRequest>;
@@ -37,6 +40,7 @@ export interface HookConfig {
   mode?: "isolated" | "shift";
   concurrency?: number;
   timeout_s?: number;
+  judge?: HostedJudgeRequest;
 }
 
 export const newHookId = () => `hk_${randomToken(16)}`;
@@ -61,7 +65,7 @@ export function hookConfig(req: HookRequest): HookConfigOutcome {
   const seed = header.seed;
   if (typeof seed !== "string" || BUNDLED_SEEDS[seed] === undefined)
     return { ok: false, path: req.seed !== undefined ? "seed" : "tasks.seed", message: `the server holds no seed named '${String(seed)}' (GET /admin/seeds lists the ones it does)` };
-  return { ok: true, config: { header, agent: req.agent, runs: req.runs, mode: req.mode, concurrency: req.concurrency, timeout_s: req.timeout_s } };
+  return { ok: true, config: { header, agent: req.agent, runs: req.runs, mode: req.mode, concurrency: req.concurrency, timeout_s: req.timeout_s, ...(req.judge ? { judge: req.judge } : {}) } };
 }
 
 /** The run a delivered ticket starts: a one-task tasks file on the hook's seed and settings. */
@@ -86,6 +90,7 @@ export function ticketRun(config: HookConfig, hookId: string, provider: string, 
     agent: config.agent,
     concurrency: config.concurrency,
     timeout_s: config.timeout_s,
+    ...(config.judge ? { judge: config.judge } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 // What a run row keeps beside its columns (runs.plan_json): what the results and the replay lines need.
 import { z } from "zod";
+import { storedJudge } from "../core/judge/hosted";
 
 export const runPlanJson = z.strictObject({
   file: z.string(),
@@ -10,5 +11,7 @@ export const runPlanJson = z.strictObject({
   replay_flags: z.array(z.string()).default([]),
   /** The webhook delivery that started the run, if one did. */
   trigger: z.strictObject({ hook: z.string(), provider: z.string(), event: z.string() }).nullable().default(null),
+  /** The run's policy judge; null: none. */
+  judge: storedJudge.nullable().optional(),
 });
 export type RunPlanJson = z.infer<typeof runPlanJson>;

@@ -18,7 +18,7 @@ import { registerRun } from "../passk/register";
 import { progressView } from "../results/progress";
 import { loadScenarioArg } from "../passk/scenario";
 import { packName } from "../passk/pack";
-import { JUDGE_FLAG_DEFS, JUDGE_FLAG_SHAPE, JUDGE_USAGE, passkJudge, prepareJudge } from "../passk/judge";
+import { hostedJudge, JUDGE_FLAG_DEFS, JUDGE_FLAG_SHAPE, JUDGE_USAGE, passkJudge, prepareJudge, type JudgeFlags } from "../passk/judge";
 import { finishVerdicts, gateRunsProblem, prepareVerdicts, textWithComparison, VERDICT_FLAG_DEFS, VERDICT_FLAG_SHAPE, VERDICT_USAGE } from "../passk/verdicts";
 import type { Command } from "./types";
 
@@ -217,7 +217,7 @@ export const passk: Command = {
   },
 };
 
-type HostedFlags = Pick<z.infer<typeof SCHEMA>, "tasks" | "runs" | "mode" | "task" | "server" | "url" | "token" | "concurrency" | "timeout" | "json-file" | "report" | "junit" | "scenario" | "gate" | "baseline">;
+type HostedFlags = Pick<z.infer<typeof SCHEMA>, "tasks" | "runs" | "mode" | "task" | "server" | "url" | "token" | "concurrency" | "timeout" | "json-file" | "report" | "junit" | "scenario" | "gate" | "baseline"> & JudgeFlags;
 
 /**
  * `--agent-url`: the server runs every episode from its queue against the HTTP agent and this command follows
@@ -236,6 +236,8 @@ async function hosted(f: HostedFlags, agentUrl: string, json: boolean, env: Node
   if (secret.length < 16) missing.push(secret ? "a longer WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)" : "WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)");
   const verdicts = prepareVerdicts(f);
   if (!verdicts.ok) return early(json, 2, `worlds passk: ${verdicts.message}`, verdicts.nextAction);
+  const judge = hostedJudge(f, f.tasks!);
+  if (!judge.ok) return early(json, 2, `worlds passk: ${judge.message}`, judge.nextAction);
   for (const note of verdicts.prepared.notes) process.stderr.write(note + "\n");
   if (missing.length)
     return early(json, 2, `worlds passk: a hosted run (--agent-url) needs ${missing.join(", ")}`, "set what is missing, e.g. WORLDS_AGENT_SECRET=$(openssl rand -hex 16) worlds passk --url URL --token T --agent-url AGENT_URL --tasks F (docs/hosted-runs.md)");
@@ -263,6 +265,7 @@ async function hosted(f: HostedFlags, agentUrl: string, json: boolean, env: Node
       // The server counts whole seconds.
       timeoutS: f.timeout === undefined ? undefined : Math.ceil(f.timeout),
       scenario: f.scenario,
+      judge: judge.judge,
       json,
       jsonFile: f["json-file"],
       report: f.report,

@@ -7,6 +7,7 @@ import { earlyResults, serializeResults, type Results } from "../../core/results
 import { renderHtml, renderJunit, renderText, contractLines } from "../../core/report/index";
 import { readTasksFile } from "../../core/tasks/index";
 import type { EpisodeView, RunRequest, RunView } from "../../core/runs/index";
+import type { HostedJudgeRequest } from "../../core/judge/index";
 import { AdminClient } from "../client";
 import { loadTasks } from "../passk/load";
 import { progressView, type ProgressView } from "../results/progress";
@@ -25,6 +26,8 @@ export interface HostedPasskOptions {
   concurrency?: number;
   timeoutS?: number;
   scenario?: string;
+  /** The policy judge, as the server takes it (passk --judge; the policy's text, the server's own key). */
+  judge?: HostedJudgeRequest;
   json?: boolean;
   jsonFile?: string;
   report?: string;
@@ -75,6 +78,7 @@ export async function runHostedPassk(o: HostedPasskOptions): Promise<number> {
     concurrency: o.concurrency,
     timeout_s: o.timeoutS,
     scenario: o.scenario,
+    ...(o.judge ? { judge: o.judge } : {}),
   };
   say(compiled.summary.replace(/ · (isolated|shift) · /, ` · ${mode} · `));
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { WorldDiff } from "../../core/diff/types";
 import type { WorldGrade } from "../../core/grader/index";
-import { checkPolicyText, DEFAULT_JUDGE_MODEL, JUDGE_PROMPT_VERSION, judgeCases, judgeEpisodeRecord, JUDGE_GRADER, type JudgeRecord, type JudgeSetup } from "../../core/judge/index";
+import { checkPolicyText, DEFAULT_JUDGE_MODEL, JUDGE_PROMPT_VERSION, judgeCases, judgeEpisodeRecord, judgeErrorRecord, type JudgeSetup } from "../../core/judge/index";
 import { modelLabel, parseModelName, type ModelClient, type ModelName } from "../../core/models/index";
 import type { EpisodeRecordInput } from "../../core/results/index";
 import type { JudgeRunInput } from "../../core/results/judge";
@@ -14,6 +14,8 @@ import type { RunMode, RunPlan } from "../../core/runs/index";
 import { sha256Hex } from "../../core/util/canonical";
 import { setupModelClient } from "../models/setup";
 import type { EpisodeJudge } from "./execute";
+import type { HostedJudgeRequest } from "../../core/judge/index";
+import { readTasksFile } from "../../core/tasks/index";
 import { flag, type FlagDefs } from "../flags";
 
 /** The judge's flags, shared by passk and `worlds judge check`. */
@@ -131,7 +133,7 @@ export async function passkJudge(f: JudgeFlags, p: PreparedJudge | null, tasksFi
             await judgeEpisodeRecord(setup, record, judgeCases(tasks, mode, grade, diff, reply));
           } catch (e) {
             // A bug here must not cost the run its results: each task says what went wrong.
-            for (const g of record.grades ?? []) if (!g.judge) g.judge = failedRecord(label, p.client.redact((e as Error).message));
+            for (const g of record.grades ?? []) if (!g.judge) g.judge = judgeErrorRecord(label, p.client.redact((e as Error).message));
           }
         };
       },
@@ -139,19 +141,41 @@ export async function passkJudge(f: JudgeFlags, p: PreparedJudge | null, tasksFi
   };
 }
 
-function failedRecord(model: string, message: string): JudgeRecord {
-  return {
-    grader: JUDGE_GRADER,
-    model,
-    outcome: "error",
-    verdict: null,
-    passed: null,
-    reward: null,
-    reasons: [`the judge could not judge this task: ${message}`],
-    dollars_wrong_cents: null,
-    findings: [],
-    cost: { dollars: 0, input_tokens: 0, output_tokens: 0, attempts: 0 },
-    cached: false,
-    error: { kind: "config", message, raw: null },
-  };
+export type HostedJudgeChoice = { ok: true; judge: HostedJudgeRequest | undefined } | { ok: false; message: string; nextAction: string };
+
+/**
+ * A hosted run's judge (`passk --agent-url ... --judge`): the policy's text goes in the request, because the
+ * server reads no files; the model's key and base URL are the server's own, so flags that would set them here
+ * are refused rather than silently ignored.
+ */
+export function hostedJudge(f: JudgeFlags, tasksFile: string): HostedJudgeChoice {
+  if (f.judge === undefined) {
+    const stray = (["policy", "judge-budget", "judge-base-url", "judge-timeout", "model-prices"] as const).find((k) => f[k] !== undefined);
+    return stray ? { ok: false, message: `--${stray} applies to the policy judge, which is off`, nextAction: "add --judge to judge every task against the policy" } : { ok: true, judge: undefined };
+  }
+  const local = (["judge-base-url", "judge-timeout", "model-prices"] as const).find((k) => f[k] !== undefined);
+  if (local) return { ok: false, message: `--${local} does not apply to a hosted run: the server calls the judge with its own settings`, nextAction: "set the server's OPENAI_BASE_URL / ANTHROPIC_BASE_URL variables and keys as secrets (docs/judge.md)" };
+  const model = f.judge || DEFAULT_JUDGE_MODEL;
+  const parsed = parseModelName(model);
+  if (!parsed.ok) return { ok: false, message: `--judge: ${parsed.message}`, nextAction: `name the judge as provider:model, e.g. --judge ${DEFAULT_JUDGE_MODEL}` };
+  let policyPath: string | null = f.policy ? resolve(f.policy) : null;
+  if (!policyPath) {
+    let ref: string | null = null;
+    try {
+      ref = readTasksFile(readFileSync(tasksFile), tasksFile).refs.policy;
+    } catch {
+      ref = null; // the tasks file is checked (and reported) when the run is compiled
+    }
+    if (ref) policyPath = isAbsolute(ref) ? ref : join(dirname(resolve(tasksFile)), ref);
+  }
+  if (!policyPath) return { ok: false, message: "the judge needs a policy: the tasks file has no policy: and no --policy was given", nextAction: "pass the policy with --policy FILE (or set policy: in the tasks file)" };
+  let text: string;
+  try {
+    text = readFileSync(policyPath, "utf8");
+  } catch (e) {
+    return { ok: false, message: `cannot read the policy ${policyPath} (${(e as NodeJS.ErrnoException).code})`, nextAction: "pass an existing policy file with --policy FILE" };
+  }
+  const policy = checkPolicyText(text, policyPath);
+  if (!policy.ok) return { ok: false, message: policy.message, nextAction: "write the policy's rules in the file" };
+  return { ok: true, judge: { model, policy: policy.text, ...(f["judge-budget"] !== undefined ? { budget_usd: f["judge-budget"] } : {}), cache: !f["no-cache"] } };
 }

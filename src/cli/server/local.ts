@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { packageRoot } from "../paths";
 import { applyMigrations, type MigrationDb } from "./migrations";
+import { pickModelEnv } from "../../core/models/endpoints";
 
 export interface LocalServerOptions {
   /** 0 or absent = a free port. */
@@ -60,7 +61,8 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
   const workerOptions = await miniflareWorkerOptions(root);
   const mf = new Miniflare({
     ...workerOptions,
-    bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), WORLDS_TOKEN: token, COMPRESSION: "off" },
+    // The judge of a hosted run calls its model from the Worker: the keys and base URLs in this environment are the local server's.
+    bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...pickModelEnv(process.env), WORLDS_TOKEN: token, COMPRESSION: "off" },
     modules: true,
     scriptPath,
     // Module names are paths relative to this root; Miniflare's default (the working directory) breaks when the

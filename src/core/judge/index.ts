@@ -5,6 +5,7 @@ export { judgeCases, JUDGE_REPLY_CHARS, type JudgeCase } from "./case";
 export { judgeCase, type JudgeSetup } from "./judge";
 export { judgeEpisodeRecord } from "./episode";
 export { JUDGE_PROMPT_VERSION, JUDGE_SYSTEM, JUDGE_MAX_TOKENS, judgeRequest, judgeUserMessage, judgeAnswer, type JudgeAnswer } from "./prompt";
-export { judgeRecord, judgeFinding, JUDGE_GRADER, JUDGE_OUTCOMES, type JudgeRecord, type JudgeFinding, type JudgeOutcome } from "./record";
+export { judgeRecord, judgeFinding, judgeErrorRecord, JUDGE_GRADER, JUDGE_OUTCOMES, type JudgeRecord, type JudgeFinding, type JudgeOutcome } from "./record";
 export { DEFAULT_JUDGE_MODEL, MAX_POLICY_CHARS, checkPolicyText, type PolicyCheck } from "./settings";
 export { agreementReport, agreementText, type AgreementReport, type AgreementRow, type Cells, type JudgeColumn } from "./agreement";
+export { hostedJudgeRequest, storedJudge, type HostedJudgeRequest, type StoredJudge } from "./hosted";

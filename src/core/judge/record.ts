@@ -45,3 +45,21 @@ export const judgeRecord = z.strictObject({
   error: z.strictObject({ kind: z.enum(MODEL_ERROR_KINDS), message: z.string(), raw: z.string().nullable() }).nullable(),
 });
 export type JudgeRecord = z.infer<typeof judgeRecord>;
+
+/** A task the judge could not be asked about (its setup failed): an error on the task, never a missing record. */
+export function judgeErrorRecord(model: string, message: string): JudgeRecord {
+  return {
+    grader: JUDGE_GRADER,
+    model,
+    outcome: "error",
+    verdict: null,
+    passed: null,
+    reward: null,
+    reasons: [`the judge could not judge this task: ${message}`],
+    dollars_wrong_cents: null,
+    findings: [],
+    cost: { dollars: 0, input_tokens: 0, output_tokens: 0, attempts: 0 },
+    cached: false,
+    error: { kind: "config", message, raw: null },
+  };
+}

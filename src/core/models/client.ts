@@ -65,8 +65,9 @@ export class ModelClient {
   constructor(private readonly o: ModelClientOptions) {
     this.limit = createLimiter(o.concurrency ?? DEFAULT_CONCURRENCY);
     this.retry = { ...DEFAULT_RETRY, ...o.retry };
-    // Called unbound: Workers refuse `fetch` invoked on another object ("Illegal invocation").
-    this.fetcher = o.fetch ?? ((input, init) => fetch(input, init));
+    // Always called as a plain function: Workers refuse `fetch` invoked as a method of another object ("Illegal invocation").
+    const given = o.fetch;
+    this.fetcher = given ? (input, init) => given(input, init) : (input, init) => fetch(input, init);
     this.secrets = Object.values(o.endpoints).flatMap((e) => (e?.key ? [e.key] : []));
   }
 

@@ -2,6 +2,7 @@
 // Worker (validation at the boundary) and the CLI (`worlds passk --url ... --agent-url ...` builds the request).
 import { z } from "zod";
 import type { AgentTask } from "./task";
+import { hostedJudgeRequest } from "../judge/hosted";
 
 /** The agent's answer is kept up to this many bytes, as a CLI agent's stdout is. */
 export const AGENT_REPLY_LIMIT = 256 * 1024;
@@ -41,6 +42,8 @@ export const runRequest = z.strictObject({
   timeout_s: z.number().int().min(1).max(MAX_TIMEOUT_S).optional(),
   /** A scenario name or document for every world (default: the file's scenario:). */
   scenario: z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.null()]).optional(),
+  /** The policy judge for every task (docs/judge.md); its key is the server's secret. */
+  judge: hostedJudgeRequest.optional(),
 });
 export type RunRequest = z.infer<typeof runRequest>;
 

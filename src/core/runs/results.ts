@@ -2,6 +2,7 @@
 // with the agent named by its URL and the suggested commands rewritten for a run the server drove.
 import { buildResults, replayLine, shellLine, type BuildInputRaw, type EpisodeRecordInput, type Results } from "../results/index";
 import type { RubricDocument } from "../rubric/schema";
+import type { JudgeRunInput } from "../results/judge";
 import { budgetCheck, type Credits } from "./record";
 import type { RunMode } from "./plan";
 
@@ -21,6 +22,8 @@ export interface HostedResultsInput {
   credits: Array<{ repetition: number; credits: Credits }>;
   /** Flags a replay must keep (`--mode shift`, `--timeout 60`). */
   replayFlags?: string[];
+  /** The run's policy judge, when it had one. */
+  judge?: JudgeRunInput | null;
   generatedAt: string | null;
 }
 
@@ -38,6 +41,7 @@ export function hostedResults(i: HostedResultsInput): Results {
     invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], replay_flags: i.replayFlags ?? [] },
     episodes: i.episodes,
     run_checks: runChecks,
+    judge: i.judge ?? null,
     generated_at: i.generatedAt,
   };
   const results = buildResults(input);

@@ -6,6 +6,7 @@ import type { AppEnv } from "../../env";
 import { hooks } from "../../db/schema";
 import { hookConfig, hookRequest, newHookId } from "../../runs/hooks";
 import { jsonBody } from "./body";
+import { prepareRunJudge } from "../../runs/judge";
 import { adminError } from "./errors";
 
 export const hooksRoutes = new Hono<AppEnv>();
@@ -15,6 +16,9 @@ hooksRoutes.post("/", async (c) => {
   if (!body.ok) return body.response;
   const config = hookConfig(body.value);
   if (!config.ok) return adminError(c, 400, "invalid_hook", config.message, [{ path: config.path, message: config.message }]);
+  // Every delivery's run would be refused for a judge this server cannot run: refuse the hook instead.
+  const judge = await prepareRunJudge(c.env, body.value.judge);
+  if (!judge.ok) return adminError(c, judge.status, judge.code, judge.message);
   const id = newHookId();
   await drizzle(c.env.DB).insert(hooks).values({ id, provider: body.value.provider, secret: body.value.secret, configJson: JSON.stringify(config.config), createdAt: new Date() });
   const url = `${new URL(c.req.url).origin}/webhooks/${body.value.provider}/${id}`;
