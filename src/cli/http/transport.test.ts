@@ -29,7 +29,8 @@ async function idleClosingServer(idleMs: number, stallMs = 0): Promise<IdleClosi
     if (reset.has(req.socket)) return;
     let body = "";
     req.on("data", (c) => (body += c));
-    req.on("end", () => {
+    req.on("end", async () => {
+      if (req.url === "/slow") await sleep(MAX_IDLE_MS * 0.75);
       state.handled.push(`${req.method} ${req.url} ${body}`);
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ n: state.handled.length }));
       // The server's idle clock starts as its answer is written, whenever the client gets to read it.
@@ -101,6 +102,18 @@ describe("transport: keep-alive sockets against a server that closes idle connec
     expect(srv.resets).toBe(0);
     expect(srv.handled).toEqual(["POST /a {}", "POST /b {}"]);
     expect(srv.connections).toBe(2);
+  });
+
+  it("passes over every stale socket in the pool, however many, and sends once on a fresh one", { timeout: 30_000 }, async () => {
+    const srv = await idleClosingServer(MAX_IDLE_MS + 200);
+    // Six sockets whose last request took most of the allowance: idle only briefly by their timers, but counted
+    // from their last request's start, all past it.
+    await Promise.all([0, 1, 2, 3, 4, 5].map(() => send(req(`${srv.url}/slow`, "POST", "{}"))));
+    await sleep(MAX_IDLE_MS * 0.4);
+    const res = await send(req(`${srv.url}/b`, "POST", "{}"));
+    expect(res.ok).toBe(true);
+    expect(srv.resets).toBe(0);
+    expect(srv.handled.filter((h) => h.startsWith("POST /b"))).toHaveLength(1);
   });
 
   it("refuses a socket whose last answer sat unread while this process was stalled", { timeout: 30_000 }, async () => {

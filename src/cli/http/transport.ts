@@ -43,8 +43,13 @@ export interface TransportRequest {
  * the request it was sent. A fresh loopback connection costs about a tenth of a millisecond.
  */
 export const MAX_IDLE_MS = 2_000;
-/** Retries after a reset on a reused connection: a second stale socket in a row is possible, a third is not. */
+/** Retries after a reset on a reused connection (the server may have read those requests). */
 const MAX_RETRIES = 2;
+/**
+ * Stale sockets passed over for one request. Nothing was sent on them, so they cost no retry; each is destroyed,
+ * so the pool runs out of them (a pool held a dozen after a busy spell here), and this only bounds the loop.
+ */
+const MAX_REFUSED = 256;
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 const RESET_CODES = new Set(["ECONNRESET", "EPIPE"]);
 
@@ -79,15 +84,18 @@ const agents = { "http:": new http.Agent({ keepAlive: true, timeout: MAX_IDLE_MS
 export async function send(r: TransportRequest): Promise<TransportResponse> {
   const deadline = performance.now() + r.timeoutMs;
   const retrySafe = r.retrySafe ?? IDEMPOTENT.has(r.method.toUpperCase());
-  for (let attempt = 0; ; attempt++) {
+  let retries = 0;
+  let refused = 0;
+  for (;;) {
     const left = Math.max(1, Math.round(deadline - performance.now()));
     const out = await sendOnce({ ...r, timeoutMs: left });
     if (out.ok) return out.response;
     const { error, unsentRequest, reusedSocket, answered } = out;
+    if (r.signal?.aborted || performance.now() >= deadline) throw error;
+    if (unsentRequest && ++refused <= MAX_REFUSED) continue;
     const reset = RESET_CODES.has((error as NodeJS.ErrnoException).code ?? "");
     // A fresh connection that resets is the server's trouble, not a stale socket: no retry hides it.
-    const retry = unsentRequest || (reset && reusedSocket && !answered && retrySafe);
-    if (!retry || attempt >= MAX_RETRIES || r.signal?.aborted || performance.now() >= deadline) throw error;
+    if (!(reset && reusedSocket && !answered && retrySafe) || ++retries > MAX_RETRIES) throw error;
   }
 }
 
