@@ -60,6 +60,13 @@ export const serve: Command = {
           `try: curl -X POST ${server.url}/admin/worlds -H "Authorization: Bearer ${server.token}" -d '{"seed":"acme-small"}'\n` +
           `Ctrl-C stops it.\n`,
       );
+      const r = server.recovered;
+      if (r && "error" in r) process.stderr.write(`worlds serve: could not resume the hosted runs the last server left unfinished: ${r.error}\n`);
+      else if (r && r.runs > 0)
+        process.stderr.write(
+          `worlds serve: ${r.runs} hosted run(s) left unfinished by the last server resumed: ${r.requeued} episode(s) queued again` +
+            ` (${r.interrupted} interrupted, run again in a fresh world), ${r.worlds_removed} orphaned world(s) removed, ${r.finished} run(s) finished.\n`,
+        );
       if (!interrupt.signal.aborted) await new Promise((r) => interrupt.signal.addEventListener("abort", r, { once: true }));
       process.stderr.write(`worlds serve: ${interrupt.received()} received, stopping.\n`);
       return 0;

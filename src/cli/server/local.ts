@@ -7,9 +7,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { scratchStorage } from "./scratch";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
+import type { Miniflare } from "miniflare";
 import { packageRoot } from "../paths";
+import { z } from "zod";
 import { applyMigrations, type MigrationDb } from "./migrations";
 import { pickModelEnv } from "../../core/models/endpoints";
+
+/** What POST /admin/runs/recover answers (src/runs/recover.ts). */
+const recoverySchema = z.object({ runs: z.number(), requeued: z.number(), interrupted: z.number(), worlds_removed: z.number(), finished: z.number() });
+/** What recovery did, or why it could not (the server serves either way; the runs stay as they were). */
+export type Recovery = z.infer<typeof recoverySchema> | { error: string };
 
 export interface LocalServerOptions {
   /** 0 or absent = a free port. */
@@ -29,6 +36,8 @@ export interface LocalServer {
   persist: string | null;
   /** The last lines the Worker printed, for error messages. */
   recentOutput(): string[];
+  /** With --persist: the hosted runs a previous server left unfinished, driven again on start (null otherwise). */
+  recovered: Recovery | null;
   /** Idempotent. */
   stop(): Promise<void>;
 }
@@ -41,6 +50,8 @@ export function mintToken(): string {
 }
 
 export async function startLocalServer(opts: LocalServerOptions = {}): Promise<LocalServer> {
+  // Everything a delivery of this server claims happens after this moment; anything claimed before is dead.
+  const startedAt = Date.now();
   const root = packageRoot();
   const scriptPath = join(root, "dist", "worker", "index.js");
   if (!existsSync(scriptPath)) throw new LocalServerError(`the Worker is not built (${scriptPath} is missing). Run \`npm run build\` in ${root}.`);
@@ -88,13 +99,35 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     const db = (await mf.getD1Database("DB")) as unknown as MigrationDb;
     await applyMigrations(db, join(root, "migrations"));
     const url = ready.origin;
-    return { url, token, persist, recentOutput: () => [...recent], stop };
+    const recovered = persist ? await recoverRuns(mf, url, token, startedAt) : null;
+    return { url, token, persist, recentOutput: () => [...recent], recovered, stop };
   } catch (e) {
     await stop();
     const detail = recent.length ? `\n${recent.slice(-10).join("\n")}` : "";
     if ((e as NodeJS.ErrnoException).code === "EADDRINUSE" || /address already in use/i.test(String(e)))
       throw new LocalServerError(`port ${opts.port} is already in use; pick another with --port or leave it out for a free one.`);
     throw new LocalServerError(`the local server did not start: ${(e as Error).message}${detail}`);
+  }
+}
+
+/**
+ * The local queue keeps its messages in memory, so runs a previous server left unfinished in the persisted D1
+ * have nothing to drive them: the Worker gives their dead deliveries' episodes back, removes their worlds and
+ * queues every unfinished episode again (src/runs/recover.ts).
+ */
+async function recoverRuns(mf: Pick<Miniflare, "dispatchFetch">, url: string, token: string, startedAt: number): Promise<Recovery> {
+  try {
+    const res = await mf.dispatchFetch(`${url}/admin/runs/recover`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ before: startedAt }),
+    });
+    const text = await res.text();
+    if (!res.ok) return { error: `the server answered ${res.status}: ${text.slice(0, 500)}` };
+    return recoverySchema.parse(JSON.parse(text));
+  } catch (e) {
+    // The server still serves; its new runs do not depend on the old ones.
+    return { error: (e as Error).message };
   }
 }
 

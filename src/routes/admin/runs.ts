@@ -11,6 +11,8 @@ import { episodeViews, runResults, runSummary, runView } from "../../runs/view";
 import { renderHtml } from "../../core/report/index";
 import { importRun } from "../../runs/import";
 import { runImport } from "../../runs/import-request";
+import { recoverRuns } from "../../runs/recover";
+import { z } from "zod";
 import { jsonBody } from "./body";
 import { adminError } from "./errors";
 
@@ -31,6 +33,16 @@ runsRoutes.post("/import", async (c) => {
   const out = await importRun(c.env, body.value);
   if (!out.ok) return adminError(c, out.status, out.code, out.message);
   return c.json({ run_id: out.runId, created: out.created, links: { run: `/admin/runs/${out.runId}` } }, out.created ? 201 : 200);
+});
+
+// For a server whose queue lost its messages (the local server keeps them in memory): every unfinished run
+// started before `before` is driven again (src/runs/recover.ts). `worlds serve --persist` calls it on start.
+const recoverBody = z.strictObject({ before: z.number().int().positive() });
+
+runsRoutes.post("/recover", async (c) => {
+  const body = await jsonBody(c, recoverBody);
+  if (!body.ok) return body.response;
+  return c.json(await recoverRuns(c.env, body.value.before));
 });
 
 runsRoutes.get("/", async (c) => {
