@@ -4,6 +4,7 @@
 import { toolsWorldBlock, type ToolsWorldBlock } from "../../src/core/tools/world-block";
 import { answerCall, type EpisodeState } from "../../src/core/tools/simulate/answer";
 import type { ToolCatalogue, ToolCallContext, ToolDefinition, ToolOutcome } from "../surface/catalogue";
+import { BoundedLru } from "../../src/core/util/lru";
 import type { Store } from "../store/store";
 import { TOOLS_BLOCK_META, TOOLS_STATE_META } from "./seed";
 
@@ -27,12 +28,36 @@ function blockOf(store: Store): ToolsWorldBlock | null {
   return lastBlock;
 }
 
+/**
+ * Counters live in memory per world and reach storage only when they decide something later: with a write, a
+ * prerequisite read or a fault. A plain read stays a read: no durable commit (a commit per call halved the
+ * simulator's rate against the account twin's cached reads, bench/tools-call.mjs). If the isolate is recycled
+ * mid-episode, counts of plain reads since the last write are lost; they only bound the call limit.
+ */
+const live = new Map<string, Counters>();
+const MAX_LIVE = 4096;
+
 function countersOf(store: Store): Counters {
+  const id = store.meta("world_id") ?? "";
+  const known = live.get(id);
+  if (known) return known;
   const text = store.meta(TOOLS_STATE_META);
   const c = text ? (JSON.parse(text) as Counters) : { calls: 0, per: {}, made: [] };
   c.per = Object.assign(Object.create(null) as Record<string, number>, c.per);
+  if (live.size >= MAX_LIVE) live.delete(live.keys().next().value as string);
+  live.set(id, c);
   return c;
 }
+
+// Answers are pure functions of the block and the call; k repetitions of a task ask the same calls again.
+const answers = new BoundedLru<string, Record<string, unknown>>(2048);
+const memo = (key: string, make: () => Record<string, unknown>) => {
+  const hit = answers.get(key);
+  if (hit) return hit;
+  const made = make();
+  answers.set(key, made);
+  return made;
+};
 
 const definitionOf = (t: ToolsWorldBlock["definitions"][number]): ToolDefinition => ({
   name: t.name,
@@ -59,12 +84,14 @@ export const toolsCatalogue: ToolCatalogue = {
       made: (k) => made.has(k),
       recordStatus: (r) => (ctx.store.get("records", r)?.status as string | undefined) ?? null,
     };
-    const answer = answerCall(block, { name, arguments: args }, state, ctx.store.now());
+    const answer = answerCall(block, { name, arguments: args }, state, ctx.store.now(), memo);
     if (!answer.counted) return answer.outcome;
+    counters.calls++;
+    counters.per[name] = (counters.per[name] ?? 0) + 1;
+    const matters = answer.effect !== null || !answer.outcome.ok || block.task.prerequisites.some((p) => p.read.name === name) || block.task.faults.some((f) => f.name === name);
+    if (!matters) return answer.outcome;
+    if (!made.has(answer.key)) counters.made.push(answer.key);
     return ctx.transact(() => {
-      counters.calls++;
-      counters.per[name] = (counters.per[name] ?? 0) + 1;
-      if (!made.has(answer.key)) counters.made.push(answer.key);
       ctx.store.setMeta(TOOLS_STATE_META, JSON.stringify(counters));
       const effect = answer.effect;
       if (effect?.kind === "move") {

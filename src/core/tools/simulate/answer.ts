@@ -43,7 +43,10 @@ export function satisfies(call: ToolCall, w: ExpectedWrite): boolean {
 
 const fail = (code: "not_found" | "invalid_arguments" | "not_ready" | "unavailable", message: string): ToolOutcome => ({ ok: false, error: { code, message } });
 
-export function answerCall(block: ToolsWorldBlock, call: ToolCall, state: EpisodeState, clockUnix: number): Answer {
+/** Keeps answers already made (they are pure functions of the block and the call), e.g. a bounded cache. */
+export type AnswerMemo = (key: string, make: () => Record<string, unknown>) => Record<string, unknown>;
+
+export function answerCall(block: ToolsWorldBlock, call: ToolCall, state: EpisodeState, clockUnix: number, memo?: AnswerMemo): Answer {
   const key = callKey(call);
   const tool = block.definitions.find((t) => t.name === call.name);
   if (!tool) return { outcome: fail("not_found", `No tool named '${call.name}' is offered here (tools: ${block.definitions.map((t) => t.name).join(", ")}).`), effect: null, counted: false, key };
@@ -63,7 +66,9 @@ export function answerCall(block: ToolsWorldBlock, call: ToolCall, state: Episod
       effect = { kind: "move", record: expected.record };
     } else effect = { kind: "side_effect" };
   }
-  return { outcome: { ok: true, result: resultOf(block, call, clockUnix) }, effect, counted: true, key };
+  const make = () => resultOf(block, call, clockUnix);
+  const result = memo ? structuredClone(memo(`${block.set.sha256}:${block.draw_seed}:${block.task.id}:${key}`, make)) : make();
+  return { outcome: { ok: true, result }, effect, counted: true, key };
 }
 
 /** The answer's content: drawn from the output schema (or {ok, id}), then the values the task hands over. */
