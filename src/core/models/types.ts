@@ -19,6 +19,11 @@ export interface ToolCall {
   name: string;
   /** Parsed arguments (OpenAI sends a JSON string, Anthropic an object; both arrive here parsed). */
   arguments: unknown;
+  /**
+   * Set when the model's arguments text was not JSON: why, with `arguments` holding the text as sent. The answer
+   * still arrives, so a tool-calling loop can answer that one call in the tool's words and let the model go on.
+   */
+  invalidArguments?: string;
 }
 
 export type ModelMessage =

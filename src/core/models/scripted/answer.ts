@@ -40,7 +40,7 @@ export function ruleAnswer(rule: ScriptRule, facts: RequestFacts, groups: readon
   if (r.error) return errorResponse(facts.wire, r.error.status, r.error.message ?? `scripted ${r.error.status} (${rule.name ?? "rule"})`, r.error.retry_after);
   const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
   let text: string | null = null;
-  let calls: { name: string; arguments: Record<string, unknown> }[] = [];
+  let calls: { name: string; arguments: Record<string, unknown>; arguments_text?: string }[] = [];
   let refusal: string | null = null;
   if (r.text !== undefined) text = r.text;
   else if (r.raw !== undefined) text = r.raw;
@@ -65,7 +65,7 @@ export function ruleAnswer(rule: ScriptRule, facts: RequestFacts, groups: readon
     return json(200, { id: `msg_scripted_${id}`, type: "message", role: "assistant", model: facts.model, content, stop_reason: stop, stop_sequence: null, usage });
   }
   const message: Record<string, unknown> = { role: "assistant", content: text, refusal };
-  if (calls.length) message.tool_calls = calls.map((c, i) => ({ id: `call_scripted_${id}_${i + 1}`, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+  if (calls.length) message.tool_calls = calls.map((c, i) => ({ id: `call_scripted_${id}_${i + 1}`, type: "function", function: { name: c.name, arguments: c.arguments_text ?? JSON.stringify(c.arguments) } }));
   const finish = truncated ? "length" : calls.length ? "tool_calls" : "stop";
   return json(200, {
     id: `chatcmpl-scripted-${id}`,

@@ -11,6 +11,11 @@ const toolCall = z.strictObject({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
   /** Strings may use $1..$9 (and $0) for the groups last_message captured. */
   arguments: z.record(z.string(), z.unknown()).default({}),
+  /**
+   * OpenAI only: the arguments text sent exactly as given instead of `arguments` (broken JSON, or a number made
+   * from a $1 group). Anthropic's tool input is an object, so there `arguments` is sent.
+   */
+  arguments_text: z.string().optional(),
 });
 
 const RESPONSE_KINDS = ["text", "json", "raw", "tool_calls", "refuse", "error", "hang"] as const;

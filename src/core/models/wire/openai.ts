@@ -15,7 +15,7 @@ export function openaiBody(r: ModelRequest): Record<string, unknown> {
         role: "assistant",
         content: m.content,
         ...(m.toolCalls?.length
-          ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) } })) }
+          ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.invalidArguments !== undefined && typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}) } })) }
           : {}),
       });
   }
@@ -57,8 +57,10 @@ export function openaiAnswer(r: ModelRequest, bodyText: string): Decoded<ModelAn
     if (!isRecord(c) || !isRecord(c.function) || typeof c.function.name !== "string") return { ok: false, message: `tool call ${i + 1} has no function name` };
     const argsText = typeof c.function.arguments === "string" ? c.function.arguments : "{}";
     const args = parseJson(argsText || "{}");
-    if (!args.ok) return { ok: false, message: `tool call ${c.function.name}'s arguments are ${args.message}` };
-    toolCalls.push({ id: typeof c.id === "string" ? c.id : `call_${i + 1}`, name: c.function.name, arguments: args.value });
+    const id = typeof c.id === "string" ? c.id : `call_${i + 1}`;
+    // Broken arguments are the model's mistake on one call, not a broken answer: kept as sent, for the caller.
+    if (!args.ok) toolCalls.push({ id, name: c.function.name, arguments: argsText, invalidArguments: `the arguments are ${args.message}` });
+    else toolCalls.push({ id, name: c.function.name, arguments: args.value });
   }
   const refusal = typeof msg.refusal === "string" && msg.refusal ? msg.refusal : null;
   const finish = typeof choice.finish_reason === "string" ? choice.finish_reason : "";
@@ -68,7 +70,8 @@ export function openaiAnswer(r: ModelRequest, bodyText: string): Decoded<ModelAn
     const forced = (r.output.via ?? "response_format") === "tool";
     if (forced) {
       const call = toolCalls.find((c) => c.name === r.output!.name);
-      structured = call ? JSON.stringify(call.arguments) : null;
+      // Broken arguments stay broken text, so the structured answer fails as not JSON.
+      structured = call ? (call.invalidArguments !== undefined && typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments)) : null;
     } else structured = text;
   }
   const usage = isRecord(body.usage) ? body.usage : {};
