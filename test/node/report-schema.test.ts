@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { VERDICTS } from "../../src/core/grader/types";
+import { GRADER_VERDICTS } from "../../src/core/results/input";
 import { buildResults } from "../../src/core/results/build";
 import { earlyResults } from "../../src/core/results/early";
 import { serializeResults } from "../../src/core/results/serialize";
@@ -33,9 +33,9 @@ describe("results schema", () => {
     expect(resultsProblems({ ...earlyResults({ status: "setup_failed", reason: "x", next_action: "y" }), exit_code: 1 })).not.toEqual([]);
   });
 
-  it("lists exactly the grader's verdicts plus the infrastructure error", () => {
+  it("lists exactly the graders' verdicts plus the infrastructure error", () => {
     const schema = JSON.parse(readFileSync(new URL("../../docs/schemas/results.schema.json", import.meta.url), "utf8")) as { $defs: { verdict: { enum: unknown[] } } };
-    expect(schema.$defs.verdict.enum).toEqual([...VERDICTS, "infra_error", null]);
+    expect(schema.$defs.verdict.enum).toEqual([...GRADER_VERDICTS, "infra_error", null]);
   });
 
   it("rejects documents that break the contract", () => {

@@ -1,23 +1,7 @@
 // Keyed draws: every simulated value comes from a stream seeded by a string key (the file's digest, the seed,
 // the tool and the canonical arguments), so the same call always gets the same answer and nothing else varies.
 // Synchronous on purpose: a world answers a call inside one transaction, with no await between read and write.
-
-/** cyrb128: four 32-bit lanes from a string (public-domain hash, good avalanche, no crypto claims needed). */
-function seedLanes(key: string): [number, number, number, number] {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
-  for (let i = 0; i < key.length; i++) {
-    const k = key.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
-  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
-  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
-  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
-  return [(h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0];
-}
+import { cyrb128 } from "../../util/cyrb128";
 
 export interface Draw {
   /** A float in [0, 1). */
@@ -31,7 +15,7 @@ export interface Draw {
 
 export function keyedDraw(key: string): Draw {
   // sfc32 over the seeded lanes.
-  let [a, b, c, d] = seedLanes(key);
+  let [a, b, c, d] = cyrb128(key);
   const next = () => {
     a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
     const t = (a + b) | 0;
