@@ -20,6 +20,8 @@ import { loadScenarioArg } from "../passk/scenario";
 import { packName } from "../passk/pack";
 import { hostedJudge, JUDGE_FLAG_DEFS, JUDGE_FLAG_SHAPE, JUDGE_USAGE, passkJudge, prepareJudge, type JudgeFlags } from "../passk/judge";
 import { finishVerdicts, gateRunsProblem, prepareVerdicts, textWithComparison, VERDICT_FLAG_DEFS, VERDICT_FLAG_SHAPE, VERDICT_USAGE } from "../passk/verdicts";
+import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
+import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
 import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
@@ -39,6 +41,7 @@ const DEFS: FlagDefs = {
   report: { kind: "value", placeholder: "F.html", help: "write a self-contained HTML report" },
   junit: { kind: "value", placeholder: "F.xml", help: "write a JUnit file (one testcase per task)" },
   scenario: { kind: "value", placeholder: "S", help: "a scenario name or file (default: the file's scenario:)" },
+  ...MODEL_AGENT_FLAG_DEFS,
   ...JUDGE_FLAG_DEFS,
   ...VERDICT_FLAG_DEFS,
 };
@@ -62,6 +65,7 @@ const SCHEMA = z.strictObject({
   report: flag.text().optional(),
   junit: flag.text().optional(),
   scenario: flag.text().optional(),
+  ...MODEL_AGENT_FLAG_SHAPE,
   ...JUDGE_FLAG_SHAPE,
   ...VERDICT_FLAG_SHAPE,
 });
@@ -70,6 +74,8 @@ const USAGE =
   "worlds passk --tasks F [--runs K] [--mode isolated|shift] [--task ID]... [--server auto | --url URL] [--token T]\n" +
   "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S]\n" +
   `                    ${JUDGE_USAGE} ${VERDICT_USAGE} -- <agent command>\n` +
+  "       worlds passk --tasks F [same options] --model P:M [--model-base-url URL] [--model-budget USD] [--model-timeout S] [--turn-limit N] [--model-system F]\n" +
+  "                    (no command: the built-in model agent works each task with the world's tools)\n" +
   "       worlds passk --seed S --rubric R [same options] -- <desk agent command>   (a seed whose desk holds the tickets, keyed by the rubric)\n" +
   "       worlds passk --tasks F --url URL --token T --agent-url AGENT_URL [same options, no --keep-worlds]   (hosted run; needs WORLDS_AGENT_SECRET)";
 
@@ -86,11 +92,16 @@ export const passk: Command = {
         if (library && args.flags["agent-url"]) throw new FlagError("passk", "--agent-url takes a tasks file (--tasks); --seed/--rubric runs are local.");
         if (!library && !args.flags.tasks) throw new FlagError("passk", "--tasks is required: the tasks file to run (for example --tasks worlds/tasks.yaml), or --seed S --rubric R.");
         if (args.flags.server && args.flags.url) throw new FlagError("passk", "--server auto and --url name two servers; pick one.");
-        if (args.flags["agent-url"]) {
+        const stray = strayModelFlag(args.flags);
+        if (stray) throw new FlagError("passk", `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
+        if (args.flags.model !== undefined) {
+          if (args.flags["agent-url"]) throw new FlagError("passk", "--model and --agent-url name two agents; pick one.");
+          if (args.command && args.command.length > 0) throw new FlagError("passk", "--model and an agent command after '--' name two agents; pick one.");
+        } else if (args.flags["agent-url"]) {
           if (args.command && args.command.length > 0) throw new FlagError("passk", "--agent-url and an agent command after '--' name two agents; pick one.");
           if (args.flags["keep-worlds"]) throw new FlagError("passk", "--keep-worlds does not apply to a hosted run (--agent-url): the server destroys each world once it is graded.");
         } else if (!args.command || args.command.length === 0)
-          throw new FlagError("passk", "no agent command: put it after '--', e.g. worlds passk --tasks worlds/tasks.yaml --server auto -- node agent.mjs");
+          throw new FlagError("passk", "no agent command: put it after '--', e.g. worlds passk --tasks worlds/tasks.yaml --server auto -- node agent.mjs (or run the built-in model agent with --model P:M)");
       }
     } catch (e) {
       if (e instanceof FlagError) return early(argv.includes("--json"), 2, `worlds passk: ${e.message}`, "run 'worlds passk --help' for its options");
@@ -103,9 +114,16 @@ export const passk: Command = {
     const f = args.flags;
     const json = !!f.json;
     if (f["agent-url"]) return hosted(f as HostedFlags, f["agent-url"], json);
-    const agent = args.command!;
+    // The built-in model agent is set up (model, key, prices, budget) before any server starts: a problem is exit 2.
+    let modelAgent: ModelAgent | null = null;
+    if (f.model !== undefined) {
+      const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? availableParallelism() });
+      if (!set.ok) return early(json, 2, `worlds passk: ${set.message}`, set.nextAction);
+      modelAgent = set.agent;
+    }
+    const agent = modelAgent ? modelAgent.label : args.command!;
     // init's CI workflow carries a placeholder until the user names their agent: say so before any world exists.
-    const placeholder = agentPlaceholderProblem(agent);
+    const placeholder = modelAgent ? null : agentPlaceholderProblem(agent);
     if (placeholder) return early(json, 2, `worlds passk: ${placeholder}`, "put your agent's command after '--'");
     const prepared = prepareJudge(f);
     if (!prepared.ok) return early(json, 2, `worlds passk: ${prepared.message}`, prepared.nextAction);
@@ -156,6 +174,7 @@ export const passk: Command = {
         mode,
         runs,
         argv: agent,
+        inProcess: modelAgent ?? undefined,
         server,
         concurrency,
         timeoutMs,
@@ -166,6 +185,7 @@ export const passk: Command = {
         judge: judge.judge?.hook(plan, mode),
       });
       progress.end();
+      if (modelAgent) process.stderr.write(modelAgent.summary() + "\n");
 
       const replayFlags = [
         ...(f.mode ? ["--mode", f.mode] : []),
@@ -177,7 +197,7 @@ export const passk: Command = {
         runs_requested: runs,
         tasks: { file: source, hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: f.tasks ? packName(f.tasks, compiled.hashes.file) : null },
         rubric: plan.rubric,
-        invocation: { agent_command: [...agent], server_flags: server.flags, replay_flags: replayFlags, ...(f.tasks ? {} : { source_flags: ["--seed", f.seed!, "--rubric", f.rubric!] }) },
+        invocation: { agent_command: [...agent], ...(modelAgent ? { agent_flags: modelAgent.replayFlags } : {}), server_flags: server.flags, replay_flags: replayFlags, ...(f.tasks ? {} : { source_flags: ["--seed", f.seed!, "--rubric", f.rubric!] }) },
         episodes: execution.episodes,
         run_checks: execution.runChecks,
         interrupted: interrupt.received() ? { signal: interrupt.received()! } : null,
@@ -185,7 +205,8 @@ export const passk: Command = {
         generated_at: new Date().toISOString(),
       });
       const sourceFlags = f.tasks ? ["--tasks", f.tasks] : ["--seed", f.seed!, "--rubric", f.rubric!];
-      const { results, comparison } = finishVerdicts(built, verdicts.prepared, { source: sourceFlags, serverFlags: server.flags, replayFlags, only: f.task ?? [], agent });
+      const rerun = modelAgent ? { replayFlags: [...replayFlags, ...modelAgent.replayFlags], agent: [] } : { replayFlags, agent };
+      const { results, comparison } = finishVerdicts(built, verdicts.prepared, { source: sourceFlags, serverFlags: server.flags, only: f.task ?? [], ...rerun });
 
       // An interrupted run is partial and the user is waiting to get their terminal back: it is not registered.
       const registered = interrupt.received() ? null : await registerRun({

@@ -14,6 +14,8 @@ import { McpListError } from "../tools/mcp-list";
 import { buildToolsInput, runToolsTasks } from "../tools/run";
 import { formLines, freeTextLines, refusalLines, setLine } from "../tools/summary";
 import { reportFlagError } from "./errors";
+import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
+import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
 import type { Command } from "./types";
 
 const out = (s: string) => void process.stdout.write(s);
@@ -62,6 +64,8 @@ const RUN_DEFS: FlagDefs = {
   report: { kind: "value", placeholder: "PATH", help: "write the HTML report here" },
   junit: { kind: "value", placeholder: "PATH", help: "write JUnit XML here" },
   json: { kind: "switch", help: "print the results JSON instead of text" },
+  ...MODEL_AGENT_FLAG_DEFS,
+  "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
 };
 const RUN_SCHEMA = z.strictObject({
   config: flag.text().optional(),
@@ -77,13 +81,15 @@ const RUN_SCHEMA = z.strictObject({
   report: flag.text().optional(),
   junit: flag.text().optional(),
   json: flag.switch(),
+  ...MODEL_AGENT_FLAG_SHAPE,
+  "model-prices": flag.text().optional(),
 });
 
 const USAGE: Record<string, string> = {
   init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--force] [--config PATH]",
   doctor: "worlds tools doctor [--config PATH] [--offline]",
   generate: "worlds tools generate [--config PATH]",
-  run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command>",
+  run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
 };
 
 export const tools: Command = {
@@ -165,7 +171,17 @@ async function run(argv: string[]): Promise<number> {
     out(`  calls       ${shortest} if every task is solved the shortest way; at most ${tasks.length * runs * 32} (32 per episode)\n`);
     return 0;
   }
-  if (!a.command?.length) throw new FlagError("tools run", "no agent command: put it after '--', e.g. worlds tools run --server auto -- node my-agent.mjs");
+  const stray = strayModelFlag(f);
+  if (stray) throw new FlagError("tools run", `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
+  if (f.model !== undefined && a.command?.length) throw new FlagError("tools run", "--model and an agent command after '--' name two agents; pick one.");
+  if (f.model === undefined && !a.command?.length) throw new FlagError("tools run", "no agent command: put it after '--', e.g. worlds tools run --server auto -- node my-agent.mjs (or --model P:M for the built-in model agent)");
+  let modelAgent: ModelAgent | null = null;
+  if (f.model !== undefined) {
+    const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? 2 });
+    if (!set.ok) return fail("run", `${set.message}\nnext: ${set.nextAction}`);
+    modelAgent = set.agent;
+  }
+  const agentArgv = modelAgent ? modelAgent.label : a.command!;
   checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
   const interrupt = trapSignals();
   let server;
@@ -179,11 +195,12 @@ async function run(argv: string[]): Promise<number> {
   try {
     const total = tasks.length * runs;
     const episodes = await runToolsTasks({
-      tools: t, tasks, runs, argv: a.command, server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 120) * 1000, signal: interrupt.signal,
+      tools: t, tasks, runs, argv: agentArgv, inProcess: modelAgent ?? undefined, server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 120) * 1000, signal: interrupt.signal,
       onEpisode: (done) => process.stderr.write(`\r  ${done}/${total} episodes`),
     });
     process.stderr.write("\n");
-    const results = buildResults(await buildToolsInput({ tools: t, tasks, runs, argv: a.command, serverFlags: server.flags, episodes, interrupted: interrupt.received() ?? null }));
+    if (modelAgent) process.stderr.write(modelAgent.summary() + "\n");
+    const results = buildResults(await buildToolsInput({ tools: t, tasks, runs, argv: agentArgv, agentFlags: modelAgent?.replayFlags, serverFlags: server.flags, episodes, interrupted: interrupt.received() ?? null }));
     const written = writeOutputs(results, { "json-file": f["json-file"], report: f.report, junit: f.junit });
     if (f.json) out(JSON.stringify(results, null, 2) + "\n");
     else out(renderText(results));

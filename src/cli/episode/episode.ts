@@ -8,6 +8,7 @@ import { agentEnv } from "../agent/contract";
 import { runAgent, type AgentOutcome } from "../agent/runner";
 import type { Traffic } from "../../core/results/index";
 import { summarizeTraffic } from "../../core/runs/index";
+import type { InProcessAgent } from "./in-process";
 
 export interface EpisodeSpec {
   client: AdminClient;
@@ -16,6 +17,8 @@ export interface EpisodeSpec {
   seed: string | Record<string, unknown>;
   scenario?: unknown;
   argv: readonly string[];
+  /** Runs this agent in-process instead of spawning `argv` (the built-in model agent, `--model`). */
+  inProcess?: InProcessAgent;
   /** The task JSON handed to the agent (isolated mode), or null (shift mode, `worlds run`). */
   taskJson: string | null;
   mode: "isolated" | "shift" | "run";
@@ -61,15 +64,18 @@ export async function runEpisode<G>(spec: EpisodeSpec, inspect?: (view: WorldVie
   }
   const world = out.world;
   try {
-    const agent = () =>
-      runAgent({
-        argv: spec.argv,
-        env: { ...agentEnv(world, spec.serverUrl, spec.taskJson), WORLDS_MODE: spec.mode },
-        stdin: spec.taskJson ?? "",
-        timeoutMs: spec.timeoutMs,
-        signal: spec.signal,
-        cwd: spec.cwd,
-      });
+    const inProcess = spec.inProcess;
+    const agent = (): Promise<AgentOutcome> =>
+      inProcess
+        ? inProcess.run({ world, serverUrl: spec.serverUrl, taskJson: spec.taskJson, timeoutMs: spec.timeoutMs, signal: spec.signal })
+        : runAgent({
+            argv: spec.argv,
+            env: { ...agentEnv(world, spec.serverUrl, spec.taskJson), WORLDS_MODE: spec.mode },
+            stdin: spec.taskJson ?? "",
+            timeoutMs: spec.timeoutMs,
+            signal: spec.signal,
+            cwd: spec.cwd,
+          });
     out.agent = await (spec.agentSlot ? spec.agentSlot(agent) : agent());
     // Read what the agent left even after an interrupt: the caller decides whether to grade it. Unless kept, one
     // round trip reads the world's end and deletes it (the server archives the trace before deleting).

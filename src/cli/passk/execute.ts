@@ -11,12 +11,15 @@ import { runEpisode } from "../episode/episode";
 import type { ConnectedServer } from "../server/connect";
 import type { ImportedEpisode } from "../../runs/import-request";
 import { episodeRecord } from "./record";
+import { annotateRecord, type InProcessAgent } from "../episode/in-process";
 
 export interface ExecuteOptions {
   plan: RunPlan;
   mode: RunMode;
   runs: number;
   argv: readonly string[];
+  /** The built-in model agent (`--model`), run in-process instead of `argv`. */
+  inProcess?: InProcessAgent;
   server: ConnectedServer;
   concurrency: number;
   timeoutMs: number;
@@ -83,6 +86,7 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
             seed,
             scenario: o.scenario,
             argv: o.argv,
+            inProcess: o.inProcess,
             taskJson: task ? taskJsonText(task) : null,
             mode: o.mode,
             timeoutMs: o.timeoutMs,
@@ -96,6 +100,7 @@ export async function execute(o: ExecuteOptions): Promise<Execution> {
         // An episode cut short by Ctrl-C says nothing about the agent: leave it out (the results say so).
         if (ep.agent?.interrupted || (o.signal.aborted && !ep.inspected)) return;
         const record = episodeRecord(job.repetition, job.tickets, o.mode, ep);
+        annotateRecord(record, ep.agent);
         if (o.judge && ep.inspected && ep.diff && !record.infra_error) {
           const judge = o.judge;
           // The hook records its own failures on the tasks; the episode's record is kept whatever it does.

@@ -104,8 +104,8 @@ export function finishVerdicts(built: Results, p: PreparedVerdicts, rerun: Rerun
           String(runs),
           ...p.gateArgs.flatMap((g) => ["--gate", g]),
           ...(p.baseline ? ["--baseline", p.baseline.file] : []),
-          "--",
-          ...rerun.agent,
+          // A built-in agent (--model) has no command: its flags are among the replay flags.
+          ...(rerun.agent.length ? ["--", ...rerun.agent] : []),
         ])
     : undefined;
   return { results: applyVerdicts(built, { gates, baseline: comparison ? baselineBlock(comparison) : undefined, rerun: line }), comparison };

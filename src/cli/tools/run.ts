@@ -17,12 +17,15 @@ import { describeOutcome } from "../render/outcome";
 import { stderrNote } from "../../core/results/stderr";
 import type { ConnectedServer } from "../server/connect";
 import type { LoadedTools } from "./load";
+import { annotateRecord, inProcessOf, type InProcessAgent } from "../episode/in-process";
 
 export interface ToolsRunOptions {
   tools: LoadedTools;
   tasks: ToolsTask[];
   runs: number;
   argv: readonly string[];
+  /** The built-in model agent (`--model`), run in-process instead of `argv`. */
+  inProcess?: InProcessAgent;
   server: ConnectedServer;
   concurrency: number;
   timeoutMs: number;
@@ -86,11 +89,13 @@ export async function runToolsTasks(o: ToolsRunOptions): Promise<EpisodeRecordIn
         if (o.signal.aborted) return;
         const json = taskJson(job.task);
         const ep = await runEpisode<ToolsGrade>(
-          { client: o.server.client, serverUrl: o.server.url, seed: toolsSeed(o.tools, job.task), argv: o.argv, taskJson: json, mode: "isolated", timeoutMs: o.timeoutMs, keepWorld: false, signal: o.signal, agentSlot },
-          (view, agent) => gradeToolsEpisode({ block: job.task.world, diff: view.diff, calls: tracedCalls(view.trace), reply: agent.reply }),
+          { client: o.server.client, serverUrl: o.server.url, seed: toolsSeed(o.tools, job.task), argv: o.argv, inProcess: o.inProcess, taskJson: json, mode: "isolated", timeoutMs: o.timeoutMs, keepWorld: false, signal: o.signal, agentSlot },
+          (view, agent) => gradeToolsEpisode({ block: job.task.world, diff: view.diff, calls: tracedCalls(view.trace), reply: agent.reply, turnLimitReached: inProcessOf(agent)?.turn_limit_reached }),
         );
         if (o.signal.aborted && !ep.inspected) return;
-        records[i] = toRecord(job.run, job.ticket, ep);
+        const record = toRecord(job.run, job.ticket, ep);
+        annotateRecord(record, ep.agent);
+        records[i] = record;
         o.onEpisode?.(++done, jobs.length);
       }),
     ),
@@ -127,14 +132,14 @@ function toRecord(run: number, ticket: number, ep: Awaited<ReturnType<typeof run
   };
 }
 
-export async function buildToolsInput(o: { tools: LoadedTools; tasks: ToolsTask[]; runs: number; argv: readonly string[]; serverFlags: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
+export async function buildToolsInput(o: { tools: LoadedTools; tasks: ToolsTask[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
   const rubric = toolsRubric(o.tools, o.tasks);
   return {
     mode: "isolated",
     runs_requested: o.runs,
     tasks: { file: o.tools.configPath, hashes: { file: o.tools.set.sha256, seed: o.tools.set.sha256, rubric: await sha256Hex(canonicalJson(rubric)) }, pack: null },
     rubric,
-    invocation: { agent_command: [...o.argv], server_flags: o.serverFlags, replay_flags: [], source_flags: ["--config", o.tools.configPath], command: ["tools", "run"] },
+    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, replay_flags: [], source_flags: ["--config", o.tools.configPath], command: ["tools", "run"] },
     episodes: o.episodes,
     interrupted: o.interrupted ? { signal: o.interrupted } : null,
   };

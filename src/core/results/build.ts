@@ -332,9 +332,10 @@ function worstTask(tasks: TaskStats[], tickets: RubricTicket[], input: BuildInpu
 
 /** The exact command that reruns one task once, with the server and the flags that shaped the episode. */
 export function replayLine(input: Pick<BuildInput, "tasks" | "invocation">, taskId: string): string {
-  const { server_flags, replay_flags, agent_command, source_flags, command } = input.invocation;
+  const { server_flags, replay_flags, agent_command, agent_flags, source_flags, command } = input.invocation;
   const source = source_flags ?? ["--tasks", input.tasks.file];
-  return shellLine(["worlds", ...(command ?? ["passk"]), ...source, ...server_flags, ...replay_flags, "--task", taskId, "--runs", "1", "--", ...agent_command]);
+  const agent = agent_flags ?? ["--", ...agent_command];
+  return shellLine(["worlds", ...(command ?? ["passk"]), ...source, ...server_flags, ...replay_flags, "--task", taskId, "--runs", "1", ...agent]);
 }
 
 function suggestedCommands(input: BuildInput): { doctor: string } {

@@ -146,6 +146,8 @@ export const buildInput = z.strictObject({
     replay_flags: z.array(z.string()).default([]),
     /** How the run named its tasks, when not `--tasks <file>` (a library shift: `--seed S --rubric R`). */
     source_flags: z.array(z.string()).optional(),
+    /** A built-in agent's flags (`--model P:M` and its settings), when no command ran: replay lines rerun them instead of `-- <command>`. */
+    agent_flags: z.array(z.string().min(1)).min(1).optional(),
     /** The worlds command that made the run, when not passk (`tools run`), so replay lines rerun it. */
     command: z.array(z.string().min(1)).min(1).optional(),
   }),
