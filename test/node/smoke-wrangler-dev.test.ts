@@ -2,7 +2,7 @@
 // creation, the billing and desk twins, the tasks compiler and the grader all run where code generation from
 // strings is refused, so an Ajv compile or a Node-only import in Worker code fails here.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli";
+import { generateTasks } from "../../src/core/tools/tasks/generate";
+import { importToolSet } from "../../src/core/tools/toolset";
 
 const WRANGLER = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 const TOKEN = "smoke-token-smoke-token";
@@ -114,3 +116,20 @@ it("serves a world's tools over MCP (the SDK's client, unchanged) and plain JSON
   const again = await fetch(`${world.tools_url}/call`, { method: "POST", headers: { authorization: `Bearer ${world.key}` }, body: JSON.stringify({ name: "get_charge", arguments: { charge: "ch_AcmeNorthwindDup" } }) });
   expect(((await again.json()) as { amount_refunded: number }).amount_refunded).toBe(9900);
 }, 60_000);
+
+it("simulates a team's tools (a tools world: schema checks, patterns, keyed answers) under wrangler dev", async () => {
+  const set = await importToolSet(readFileSync(join(ROOT, "test", "fixtures", "tools", "shop.openapi.yaml"), "utf8"), { name: "shop" });
+  const [task] = await generateTasks(set, { arm: "call", count: 1, seed: 1, clockUnix: Date.parse("2026-09-15T12:00:00Z") / 1000 });
+  const created = await fetch(`${url}/admin/worlds`, { method: "POST", headers: admin, body: JSON.stringify({ seed: { version: 1, kind: "tools", name: "tools-world", clock: "2026-09-15T12:00:00Z", currency: "usd", data: {}, tools: task.world } }) });
+  expect(created.status).toBe(201);
+  const world = (await created.json()) as { key: string; id: string };
+  const call = (name: string, args: unknown) => fetch(`${url}/tools/v1/call`, { method: "POST", headers: { authorization: `Bearer ${world.key}`, "content-type": "application/json" }, body: JSON.stringify({ name, arguments: args }) });
+  const list = await call("listOrders", { customer: "cus_Abc123" });
+  expect(list.status).toBe(200);
+  expect(((await list.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+  expect((await call("listOrders", { customer: "not a customer" })).status).toBe(422);
+  const expected = task.expected.calls[0];
+  expect((await call(expected.name, expected.arguments)).status).toBe(200);
+  const diff = (await (await fetch(`${url}/admin/worlds/${world.id}/diff`, { headers: admin })).json()) as { entries: Array<{ type: string; after: { status: string } | null }> };
+  expect(diff.entries.filter((e) => e.type === "records").map((e) => e.after?.status)).toEqual(["done"]);
+});
