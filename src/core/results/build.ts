@@ -339,6 +339,9 @@ export function replayLine(input: Pick<BuildInput, "tasks" | "invocation">, task
 }
 
 function suggestedCommands(input: BuildInput): { doctor: string } {
+  // A built-in agent (--model) has no command for doctor to start; what stopped it is on each world's agent.
+  if (input.invocation.agent_flags)
+    return { doctor: `${shellLine(["worlds", "doctor", ...input.invocation.server_flags])} checks the server; the model agent's own errors are each world's agent.error and evidence notes` };
   return { doctor: shellLine(["worlds", "doctor", ...input.invocation.server_flags, "--", ...input.invocation.agent_command]) };
 }
 
