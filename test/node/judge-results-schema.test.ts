@@ -16,11 +16,11 @@ const judged = (pass: boolean): JudgeRecord => ({
   reward: pass ? 1 : 0,
   reasons: ["r"],
   findings: [{ rule: "Refund once.", evidence: "e", why: "w", followed: pass, in_policy: true }],
-  cost: { dollars: 0.0012, input_tokens: 900, output_tokens: 80, attempts: 1 },
+  cost: { dollars: 0.0012, input_tokens: 900, output_tokens: 80, attempts: 1, duration_ms: 5 },
   error: null,
 });
-const errored: JudgeRecord = { ...base, outcome: "error", verdict: null, passed: null, reward: null, reasons: ["x"], findings: [], cost: { dollars: 0, input_tokens: 0, output_tokens: 0, attempts: 4 }, error: { kind: "timeout", message: "no answer", raw: null } };
-const skipped: JudgeRecord = { ...errored, outcome: "skipped_for_budget", cost: { ...errored.cost, attempts: 0 }, error: { kind: "budget", message: "skipped for budget", raw: null } };
+const errored: JudgeRecord = { ...base, outcome: "error", verdict: null, passed: null, reward: null, reasons: ["x"], findings: [], cost: { dollars: 0, input_tokens: 0, output_tokens: 0, attempts: 4, duration_ms: 5 }, error: { kind: "timeout", message: "no answer", raw: null } };
+const skipped: JudgeRecord = { ...errored, outcome: "skipped_for_budget", cost: { ...errored.cost, attempts: 0, duration_ms: 5 }, error: { kind: "budget", message: "skipped for budget", raw: null } };
 
 describe("results schema with the judge", () => {
   it("accepts judged, errored and skipped trials and the run block", () => {

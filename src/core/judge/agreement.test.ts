@@ -15,7 +15,7 @@ const rec = (passed: boolean | null, outcome: JudgeRecord["outcome"] = "judged")
   reasons: [],
   dollars_wrong_cents: null,
   findings: [],
-  cost: { dollars: 0.001, input_tokens: 1, output_tokens: 1, attempts: 1 },
+  cost: { dollars: 0.001, input_tokens: 1, output_tokens: 1, attempts: 1, duration_ms: 5 },
   cached: false,
   error: outcome === "judged" ? null : { kind: outcome === "error" ? "timeout" : "budget", message: "x", raw: null },
 });

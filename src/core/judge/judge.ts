@@ -30,7 +30,7 @@ const normal = (s: string) => s.toLowerCase().replace(/[“”"‘’'`*_]/g, ""
 
 export async function judgeCase(setup: JudgeSetup, c: JudgeCase): Promise<JudgeRecord> {
   const r = await setup.client.call(judgeRequest(setup.model, setup.policy, c), { validate, signal: setup.signal });
-  const cost = { dollars: r.micros === null ? null : microsToDollars(r.micros), input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens, attempts: r.attempts };
+  const cost = { dollars: r.micros === null ? null : microsToDollars(r.micros), input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens, attempts: r.attempts, duration_ms: Math.round(r.ms) };
   const base = { grader: JUDGE_GRADER, model: modelLabel(setup.model), dollars_wrong_cents: null, cost, cached: r.cached } as const;
   if (!r.ok) {
     const skipped = r.error.kind === "budget";

@@ -40,6 +40,8 @@ export const judgeRecord = z.strictObject({
     output_tokens: z.number().int().nonnegative(),
     /** Requests sent (retries included); 0 when cached or skipped. */
     attempts: z.number().int().nonnegative(),
+    /** Wall time of the judgement, waits for the client's concurrency and retries included. */
+    duration_ms: z.number().nonnegative().default(0),
   }),
   cached: z.boolean(),
   error: z.strictObject({ kind: z.enum(MODEL_ERROR_KINDS), message: z.string(), raw: z.string().nullable() }).nullable(),
@@ -58,7 +60,7 @@ export function judgeErrorRecord(model: string, message: string): JudgeRecord {
     reasons: [`the judge could not judge this task: ${message}`],
     dollars_wrong_cents: null,
     findings: [],
-    cost: { dollars: 0, input_tokens: 0, output_tokens: 0, attempts: 0 },
+    cost: { dollars: 0, input_tokens: 0, output_tokens: 0, attempts: 0, duration_ms: 0 },
     cached: false,
     error: { kind: "config", message, raw: null },
   };

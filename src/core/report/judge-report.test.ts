@@ -17,7 +17,7 @@ const record = (pass: boolean, rule = "Never claim an action you did not take.")
   reasons: [`${pass ? "followed" : "broke"} "${rule}": because <b>.`],
   dollars_wrong_cents: null,
   findings: [{ rule, evidence: "I've refunded <both>", why: "because <b>.", followed: pass, in_policy: true }],
-  cost: { dollars: 0.0031, input_tokens: 1200, output_tokens: 90, attempts: 1 },
+  cost: { dollars: 0.0031, input_tokens: 1200, output_tokens: 90, attempts: 1, duration_ms: 5 },
   cached: false,
   error: null,
 });

@@ -61,6 +61,7 @@ export function judgeBlock(input: JudgeRunInput | null, runs: RunResult[], keyed
     calls: js.reduce((s, j) => s + j.cost.attempts, 0),
     cached: js.filter((j) => j.cached).length,
     tokens: { input: js.reduce((s, j) => s + j.cost.input_tokens, 0), output: js.reduce((s, j) => s + j.cost.output_tokens, 0) },
+    duration_ms: { total: js.reduce((s, j) => s + j.cost.duration_ms, 0), mean: js.length ? Math.round(js.reduce((s, j) => s + j.cost.duration_ms, 0) / js.length) : null },
     dollars: Math.round(priced.reduce((s, j) => s + j.cost.dollars!, 0) * 1e6) / 1e6,
     unpriced: js.some((j) => j.cost.dollars === null),
     policy_only: { judged: policyOnly.length, passed: policyOnly.filter((w) => w.judge!.passed).length, failed: policyOnly.filter((w) => !w.judge!.passed).length },

@@ -107,6 +107,8 @@ export interface JudgeRunBlock {
   /** Judgements answered from the cache. */
   cached: number;
   tokens: { input: number; output: number };
+  /** Wall time of the judgements: their sum and the mean per trial (they overlap each other and the episodes). */
+  duration_ms: { total: number; mean: number | null };
   dollars: number;
   /** Some judgement used a model the price table does not hold (its cost is not in dollars). */
   unpriced: boolean;
