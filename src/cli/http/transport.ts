@@ -47,7 +47,7 @@ export const MAX_IDLE_MS = 2_000;
 const MAX_RETRIES = 2;
 /**
  * Stale sockets passed over for one request. Nothing was sent on them, so they cost no retry; each is destroyed,
- * so the pool runs out of them (a pool held a dozen after a busy spell here), and this only bounds the loop.
+ * so the pool runs out of them (three in a row were seen under load here), and this only bounds the loop.
  */
 const MAX_REFUSED = 256;
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
