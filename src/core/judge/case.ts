@@ -40,7 +40,8 @@ export function judgeCases(tasks: ReadonlyMap<number, AgentTask>, mode: "isolate
       const desk = readDesk(diff, t.ticket, {});
       const pub = desk.comments.filter((c) => c.public).map((c) => c.body.trim()).filter(Boolean);
       text = pub.length ? pub.join("\n\n") : null;
-      status = desk.status;
+      // The grader's reading, which also knows the status of a ticket the agent never touched.
+      status = t.terminal_status.status ?? desk.status;
       for (const c of desk.comments.filter((x) => !x.public)) changes.push(`added an internal note to the ticket: "${cut(c.body.trim(), 400)}"`);
     } else {
       text = reply.trim() ? reply.trim() : null;
