@@ -138,6 +138,16 @@ describe("the built-in model agent", () => {
     rmSync(cwd, { recursive: true, force: true });
   }, 300_000);
 
+  it("refuses before any server starts (exit 2): --model with a command, its settings without it, a model with no key", async () => {
+    const tasks = join(ROOT, "examples/quickstart.tasks.yaml");
+    const both = await cli(["passk", "--tasks", tasks, "--model", "openai:support", "--", "node", "agent.mjs"], dir);
+    expect([both.code, both.stderr]).toEqual([2, expect.stringContaining("--model and an agent command after '--' name two agents")]);
+    const stray = await cli(["tools", "run", "--turn-limit", "3", "--", "node", "agent.mjs"], dir);
+    expect([stray.code, stray.stderr]).toEqual([2, expect.stringContaining("--turn-limit applies to the built-in model agent")]);
+    const keyless = await runCli(["passk", "--tasks", tasks, "--model", "openai:gpt-4.1-mini"], { cwd: dir, env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined } });
+    expect([keyless.code, keyless.stderr]).toEqual([2, expect.stringContaining("the model agent: no OPENAI_API_KEY in the environment")]);
+  }, 120_000);
+
   it("the model key is in no output: stdout, stderr, results files", () => {
     expect(outputs.length).toBeGreaterThan(0);
     for (const f of readdirSync(dir).filter((n) => n.endsWith(".json"))) outputs.push(readFileSync(join(dir, f), "utf8"));
