@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAllStarted, ROOT, runCli } from "./helpers/cli";
+import { assertValidResults } from "./helpers/validate-results";
 
 let dir: string;
 const agent = join(ROOT, "examples", "agents", "tools-literal.mjs");
@@ -54,6 +55,7 @@ describe("worlds tools", () => {
     expect(res.code, res.stderr + res.stdout).toBe(0);
     expect(res.stdout).toMatch(/status: passed \(exit 0\)/);
     const results = JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as { exit_code: number; crash_test: { pass_hat: Array<{ k: number; value: number }> } };
+    assertValidResults(results);
     expect(results.exit_code).toBe(0);
     expect(res.leftovers).toEqual([]);
   });
@@ -61,6 +63,7 @@ describe("worlds tools", () => {
   it("known failing verdicts: a repeated write is collateral_mutation, a tool outside the block malformed_call (exit 1)", async () => {
     const twice = await runCli(["tools", "run", "--server", "auto", "--runs", "1", "--json", "--", process.execPath, agent, "--twice"], { cwd: dir, timeoutMs: 240_000 });
     expect(twice.code, twice.stderr).toBe(1);
+    assertValidResults(JSON.parse(twice.stdout));
     const verdicts = (r: string) => (JSON.parse(r) as { runs: Array<{ worlds: Array<{ verdict: string }> }> }).runs.flatMap((x) => x.worlds.map((w) => w.verdict));
     expect(new Set(verdicts(twice.stdout)), twice.stdout.match(/"infra_error": \{[^}]*\}/g)?.join("\n")).toEqual(new Set(["collateral_mutation"]));
     const wrong = await runCli(["tools", "run", "--server", "auto", "--runs", "1", "--json", "--", process.execPath, agent, "--wrong-tool"], { cwd: dir, timeoutMs: 240_000 });

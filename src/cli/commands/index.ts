@@ -11,6 +11,7 @@ import { seed } from "./seed";
 import { runs } from "./runs";
 import { compare } from "./compare";
 import { model } from "./model";
+import { tools } from "./tools";
 import { judge } from "./judge";
 
 export const COMMANDS: Record<string, Command> = {
@@ -26,4 +27,5 @@ export const COMMANDS: Record<string, Command> = {
   compare,
   model,
   judge,
+  tools,
 };
