@@ -8,7 +8,7 @@ import { passHatSvg } from "./curve";
 import { esc } from "./escape";
 import { verdictsHtml, VERDICTS_STYLE } from "./verdicts";
 import { judgeCell, judgeSection, JUDGE_STYLE } from "./judge-html";
-import { agentFailure, failures, intervalText, passHatAtK, pct, runLevelProblems } from "./format";
+import { agentFailure, failures, intervalText, passHatAtK, pct, runLevelProblems, trialWord } from "./format";
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 const MAX_VALUE_CHARS = 400;
@@ -121,7 +121,8 @@ function grid(r: Results): string {
       const linked = w && (w.passed === false || w.verdict === "infra_error");
       const v = w ? w.verdict : null;
       // A keyed trial whose verdict passed but whose agent or checks failed is shown as failed, with the verdict kept.
-      const c = w && w.passed === false && v === "passed" ? `<a href="#${failureId(run.index, t.position)}"><span class="chip v-agent" title="verdict passed; the agent or a check failed">✓ but</span></a>` : chip(v, t.keyed, linked ? `#${failureId(run.index, t.position)}` : undefined);
+      // The cell says why (exit 1, crashed, timed out, check failed) with the key's verdict beside it, as the text report does.
+      const c = w && w.passed === false && v === "passed" ? `<a href="#${failureId(run.index, t.position)}"><span class="chip v-agent" title="the key's verdict is passed; the trial failed because ${esc(trialWord(w, t.keyed).split(" · ")[0])}">${esc(trialWord(w, t.keyed).replace(/ · passed$/, " · ✓"))}</span></a>` : chip(v, t.keyed, linked ? `#${failureId(run.index, t.position)}` : undefined);
       return `<td class="cell">${judgeCell(run, w, t.keyed, c) ?? c}</td>`;
     });
     const k = t.pass_hat_k && at ? t.pass_hat_k[at.k - 1] : undefined;

@@ -56,6 +56,18 @@ describe("renderText: why a trial failed", () => {
     expect(crashed("passed", { exit_code: null, signal: "SIGKILL", timed_out: true }, [])).toMatch(/^ZD-1041\s+timed out · passed\s+0\/1/m);
   });
 
+  it("the HTML cell says the same: the exit, then the key's verdict, never a bare passed", () => {
+    const input = syntheticInput({ runs_requested: 1 });
+    input.episodes = input.episodes.filter((e) => e.run === 1);
+    input.run_checks = [];
+    input.episodes[0].agent = { exit_code: 1, signal: null, timed_out: false, start_error: null, duration_ms: 900 };
+    input.episodes[0].grades = [{ ticket: 1, verdict: "passed", reply: "Refunded.", evidence: { diff: [], reply_sentences: [], notes: [] } }];
+    const html = renderHtml(buildResults(input));
+    expect(html).toContain(">exit 1 · ✓</span>");
+    expect(html).toContain("the trial failed because exit 1");
+    expect(html).not.toContain("✓ but");
+  });
+
   it("prints the decisive lines of a failed agent's stderr under its task", () => {
     const text = crashed("passed", { exit_code: 1 }, ["ok", "agent stderr: Error: Cannot find module 'stripe'\n… 9 lines\n    at node:internal/main:1:1\nNode.js v20.20.2"]);
     const lines = text.split("\n");
