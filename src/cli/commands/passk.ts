@@ -142,7 +142,7 @@ export const passk: Command = {
         if (e instanceof ServerSetupError) return early(json, e.exitCode, `worlds passk: ${e.message}`, e.nextAction);
         throw e;
       }
-      const loaded = f.tasks ? await loadTasks(f.tasks, server.client, { fileScenario: f.scenario === undefined }) : await loadSeedAndRubric(f.seed!, f.rubric!, server.client);
+      const loaded = f.tasks ? await loadTasks(f.tasks, server.client, { fileScenario: f.scenario === undefined, filePolicy: f.policy === undefined }) : await loadSeedAndRubric(f.seed!, f.rubric!, server.client);
       if (!loaded.ok) {
         for (const p of loaded.problems) process.stderr.write(p + "\n");
         return early(json, loaded.exitCode, `worlds passk: ${loaded.reason}`, loaded.nextAction);

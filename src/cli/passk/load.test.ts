@@ -30,6 +30,10 @@ describe("loadTasks", () => {
     if (!r.ok) expect(r.problems[0]).toMatch(/:3:9: policy: policy file no-such-policy.md does not exist/);
   });
 
+  it("leaves the file's policy alone when --policy replaces it", async () => {
+    expect((await loadTasks(file("policy: no-such-policy.md\n"), client, { filePolicy: false })).ok).toBe(true);
+  });
+
   it("refuses a scenario the library does not hold (exit 2, not a world the server refuses)", async () => {
     const r = await loadTasks(file("scenario: no-such-scenario\n"), client);
     expect(r).toMatchObject({ ok: false, exitCode: 2 });

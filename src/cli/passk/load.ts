@@ -14,9 +14,10 @@ export type LoadOutcome =
 
 /**
  * The same checks as `tasks validate`, so a file validate refuses never runs: its policy file must exist, and its
- * scenario must be one the library holds (unless --scenario replaces it: `fileScenario: false`).
+ * scenario must be one the library holds (unless --scenario replaces it: `fileScenario: false`; likewise
+ * --policy for the policy: `filePolicy: false`, so a file whose own policy is missing runs with the one named).
  */
-export async function loadTasks(file: string, client: AdminClient, opts: { fileScenario?: boolean } = {}): Promise<LoadOutcome> {
+export async function loadTasks(file: string, client: AdminClient, opts: { fileScenario?: boolean; filePolicy?: boolean } = {}): Promise<LoadOutcome> {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file);
@@ -51,6 +52,7 @@ export async function loadTasks(file: string, client: AdminClient, opts: { fileS
     },
     loadIdentityMap: async (ref) => readIdentityMap(isAbsolute(ref) ? ref : join(base, ref)),
     checkPolicy: async (ref) => {
+      if (opts.filePolicy === false) return null;
       const path = isAbsolute(ref) ? ref : join(base, ref);
       return existsSync(path) ? null : `policy file ${ref} does not exist (looked for ${path})`;
     },
