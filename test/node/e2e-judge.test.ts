@@ -73,7 +73,8 @@ describe("passk --judge", () => {
     expect(doc2.runs[0].worlds.map((w) => w.judge?.cached)).toEqual([true, true]);
     expect(doc2.judge).toMatchObject({ cached: 2, calls: 0, dollars: 0 });
     expect(model.received()).toHaveLength(0);
-    expect(readdirSync(join(cwd, ".worlds", "cache", "models")).length).toBeGreaterThan(0);
+    expect(readdirSync(join(cwd, ".worlds", "cache", "models")).length).toBeGreaterThan(1);
+    expect(readFileSync(join(cwd, ".worlds", "cache", "models", ".gitignore"), "utf8")).toContain("*");
     const fresh = await passk(cwd, ["--task", "J-4", "--no-cache"]);
     expect((JSON.parse(fresh.stdout) as Doc).runs[0].worlds[0].judge?.cached).toBe(false);
   }, 300_000);

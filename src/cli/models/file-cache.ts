@@ -1,7 +1,7 @@
 // The CLI's response cache: one JSON file per answer under .worlds/cache/models/ in the working directory (the
 // directory `worlds serve --persist` and init already use). Written to a temporary name and renamed, so two
 // runs writing the same answer, or a run killed mid-write, never leave a torn entry.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isCachedAnswer, type CachedAnswer, type ModelCache } from "../../core/models/index";
 
@@ -28,6 +28,9 @@ export class FileCache implements ModelCache {
     if (!/^[0-9a-f]{64}$/.test(key)) return;
     const path = this.path(key);
     mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
+    // Answers quote tickets and replies: the directory keeps itself out of git, as test runners' caches do.
+    const ignore = join(this.dir, ".gitignore");
+    if (!existsSync(ignore)) writeFileSync(ignore, "# worlds' cache of model answers (docs/models.md): never committed\n*\n");
     const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     writeFileSync(tmp, JSON.stringify(value));
     renameSync(tmp, path);
