@@ -29,7 +29,8 @@ export async function startScriptedServer(script: Script, opts: { port?: number;
           res.writeHead(413, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `request body over ${MAX_BODY_BYTES} bytes` } }));
           return;
         }
-        const headers: Record<string, string> = {};
+        // Header names are the client's: no prototype, so none of them can be anything but an own key.
+        const headers = Object.create(null) as Record<string, string>;
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
         const before = model.received().length;
         const out = await model.handle({ method: req.method ?? "GET", path: req.url ?? "/", headers, body, signal: ctl.signal });

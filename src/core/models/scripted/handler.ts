@@ -136,7 +136,7 @@ export function scriptedFetch(model: ScriptedModel): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init);
     const url = new URL(req.url);
-    const headers: Record<string, string> = {};
+    const headers = Object.create(null) as Record<string, string>;
     req.headers.forEach((v, k) => (headers[k] = v));
     const res = await model.handle({ method: req.method, path: url.pathname + url.search, headers, body: await req.text(), signal: init?.signal ?? undefined });
     if (init?.signal?.aborted) throw new DOMException("The operation was aborted.", "AbortError");
