@@ -1,8 +1,11 @@
-// Builds the two artefacts a checkout needs: the Worker bundle Miniflare runs (dist/worker) and the Node CLI
-// (dist/cli). Runs from `prepare`, so `npm ci` alone leaves `npx worlds` working.
+// Builds the artefacts the package ships: the Worker bundle Miniflare runs (dist/worker), the Miniflare options
+// wrangler derives from wrangler.toml (so an installed package starts its server without wrangler), and the Node
+// CLI (dist/cli). Runs from `prepare`, so `npm ci` in a checkout and `npm pack` both leave them built; installing
+// the packed tarball runs nothing.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -17,6 +20,16 @@ execFileSync(
   [join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--dry-run", "--outdir", "dist/worker", "--config", "wrangler.toml"],
   { cwd: root, stdio: quiet ? "ignore" : ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
 );
+
+// The same file, keyed the same way (the sha256 of wrangler.toml's text), that src/cli/server/local.ts computes
+// and caches on a first start when it is missing: written here, the installed package never imports wrangler.
+{
+  const configPath = join(root, "wrangler.toml");
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(configPath);
+  const hash = createHash("sha256").update(readFileSync(configPath, "utf8")).digest("hex");
+  writeFileSync(join(root, "dist", "worker", ".miniflare-options.json"), JSON.stringify({ hash, options: JSON.parse(JSON.stringify(workerOptions)) }));
+}
 
 if (existsSync(join(root, "src", "cli", "main.ts"))) {
   await build({

@@ -148,8 +148,14 @@ async function miniflareWorkerOptions(root: string): Promise<Record<string, unkn
       // A torn or hand-edited cache is recomputed below.
     }
   }
-  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(configPath);
+  // The build writes this cache (scripts/build.mjs), so only an edited wrangler.toml gets here; wrangler is a
+  // development dependency, absent from an installed package.
+  const wrangler = await import("wrangler").catch(() => null);
+  if (!wrangler)
+    throw new LocalServerError(
+      `${configPath} is not the one this package was built with, and reading it needs wrangler, which an installed worlds does not carry: put the original back, or install wrangler beside worlds (npm install --save-dev wrangler@4.86.0).`,
+    );
+  const { workerOptions } = wrangler.unstable_getMiniflareWorkerOptions(configPath);
   const options = JSON.parse(JSON.stringify(workerOptions)) as Record<string, unknown>;
   try {
     writeFileSync(cachePath, JSON.stringify({ hash, options }));
