@@ -13,6 +13,7 @@ import { compare } from "./compare";
 import { model } from "./model";
 import { tools } from "./tools";
 import { judge } from "./judge";
+import { evals } from "./evals";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
@@ -28,4 +29,5 @@ export const COMMANDS: Record<string, Command> = {
   model,
   judge,
   tools,
+  evals,
 };
