@@ -1,5 +1,6 @@
 // `worlds passk --tasks F -- <agent command>`: compile the tasks file once, run the agent in fresh worlds k
 // times, grade every world, and report pass^k with the result contract's status and exit code.
+import { resolveInputs } from "../bundled/flags";
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
@@ -111,8 +112,12 @@ export const passk: Command = {
       process.stdout.write(helpText(USAGE, "Runs the agent command in fresh worlds built from the tasks file, grades each world, and reports pass^k.", DEFS));
       return 0;
     }
-    const f = args.flags;
-    const json = !!f.json;
+    const json = !!args.flags.json;
+    const inputs = resolveInputs(args.flags, args.command, process.cwd());
+    if (!inputs.ok) return early(json, 2, `worlds passk: ${inputs.message}`, "name a bundled item (pack:NAME, seed:NAME, rubric:NAME, scenario:NAME, example:PATH; docs/bundled.md) or a file that exists");
+    for (const note of inputs.notes) (json ? process.stderr : process.stdout).write(note + "\n");
+    const f = inputs.flags;
+    args.command = inputs.command;
     if (f["agent-url"]) return hosted(f as HostedFlags, f["agent-url"], json);
     // The built-in model agent is set up (model, key, prices, budget) before any server starts: a problem is exit 2.
     let modelAgent: ModelAgent | null = null;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { taskLine } from "../../core/tasks/index";
 import { flag, helpText, parseArgs, type FlagDefs } from "../flags";
 import { compileFromDisk, printProblems } from "./compile-file";
+import { resolveRef } from "../bundled/resolve";
 import type { CliIo } from "./io";
 
 const DEFS: FlagDefs = {
@@ -17,8 +18,12 @@ export async function validateCommand(io: CliIo, argv: string[]): Promise<number
     io.out(helpText(VALIDATE_USAGE, "Checks a tasks file against its seed: every expected line, requester, decoy and the identity map.", DEFS));
     return 0;
   }
-  const file = args.positionals[0];
-  if (!file) return usageError(io, "validate", "name the tasks file: worlds tasks validate worlds/tasks.yaml");
+  const ref = args.positionals[0];
+  if (!ref) return usageError(io, "validate", "name the tasks file: worlds tasks validate worlds/tasks.yaml");
+  const resolved = resolveRef(ref, io.cwd, ["pack", "example"]);
+  if (!resolved.ok) return usageError(io, "validate", resolved.message);
+  if (resolved.note && !args.flags.json) io.out(resolved.note + "\n");
+  const file = resolved.note ? resolved.path : ref;
   const { result } = await compileFromDisk(io, file);
   if (args.flags.json) {
     io.out(JSON.stringify(result.ok ? { ok: true, summary: result.summary, hashes: result.hashes, tasks: result.build.tasks } : { ok: false, problems: result.problems }, null, 2) + "\n");
