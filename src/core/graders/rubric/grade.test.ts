@@ -17,7 +17,7 @@ function judge(rules: unknown[]): { j: RubricJudge; model: ScriptedModel } {
   const compiled = compileScript({ version: 1, rules });
   if (!compiled.ok) throw new Error(compiled.problems.join("\n"));
   const model = new ScriptedModel(compiled.script);
-  const client = new ModelClient({ endpoints: { openai: { provider: "openai", baseUrl: "http://scripted.test/v1", key: null } }, fetch: scriptedFetch(model), sleep: async () => undefined, retry: { attempts: 1 } });
+  const client = new ModelClient({ endpoints: { openai: { provider: "openai", baseUrl: "http://scripted.test/v1", key: null } }, fetch: scriptedFetch(model), sleep: async () => undefined, retry: { maxAttempts: 1 } });
   return { j: { client, model: MODEL }, model };
 }
 
