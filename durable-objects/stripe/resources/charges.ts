@@ -59,7 +59,8 @@ function refundList(ctx: StripeContext, ch: StoredObject) {
   return embeddedList(refundsOfCharge(ctx.store, ch), `/v1/charges/${ch.id}/refunds`);
 }
 
-function present(obj: StoredObject, ctx: StripeContext): StoredObject {
+/** A charge in the request's version: with its invoice before 2025-03-31 and its refunds inline before 2022-11-15. */
+export function presentCharge(obj: StoredObject, ctx: StripeContext): StoredObject {
   if (obj.object !== "charge") return obj;
   const out: StoredObject = { ...obj };
   if (versionBefore(ctx.apiVersion, BASIL)) out.invoice = invoiceForCharge(ctx.store, obj);
@@ -132,7 +133,7 @@ export const charges: Resource = {
     "payment_method_details.card.brand": { kind: "token", get: (o) => (o.payment_method_details as { card?: { brand?: string } } | null)?.card?.brand ?? null },
     "billing_details.email": { kind: "string", get: (o) => (o.billing_details as { email?: string | null } | null)?.email ?? null },
   },
-  present,
+  present: presentCharge,
   routes: [
     route("GET", "/v1/charges", listParams, listCharges),
     route("GET", "/v1/charges/search", strict(searchShape), (ctx, a) => searchPage(ctx.store.list("charges"), a, "/v1/charges/search", charges.searchFields!, "charge")),

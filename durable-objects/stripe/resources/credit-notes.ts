@@ -355,8 +355,15 @@ function present(obj: StoredObject, ctx: StripeContext): StoredObject {
   if (versionBefore(ctx.apiVersion, BASIL)) {
     delete out.refunds;
     out.refund = cn.refunds[0]?.refund ?? null;
+    out.tax_amounts = [];
+    out.lines = { ...(out.lines as CreditNoteDoc["lines"]), data: (out.lines as CreditNoteDoc["lines"]).data.map(legacyNoteLine) };
   }
   return out;
+}
+
+/** Before 2025-03-31 a credit note and its lines carried tax_amounts (taxes since); the twin charges no tax. */
+function legacyNoteLine(line: StoredObject): StoredObject {
+  return { ...line, tax_amounts: [] };
 }
 
 const listParams = strict({ ...listShape, invoice: str().optional(), customer: str().optional(), created: range().optional() });
@@ -389,7 +396,8 @@ export const creditNotes: Resource = {
     route("POST", "/v1/credit_notes/:id/void", strict({}), (ctx, _a, p) => voidCreditNote(ctx, p.id)),
     route("GET", "/v1/credit_notes/:id/lines", strict({ ...listShape }), (ctx, a, p) => {
       const cn = requireNote(ctx, p.id);
-      return paginate(cn.lines.data, a, `/v1/credit_notes/${cn.id}/lines`, "credit note line item", (lid) => cn.lines.data.find((l) => l.id === lid) ?? null);
+      const lines = versionBefore(ctx.apiVersion, BASIL) ? cn.lines.data.map(legacyNoteLine) : cn.lines.data;
+      return paginate(lines, a, `/v1/credit_notes/${cn.id}/lines`, "credit note line item", (lid) => lines.find((l) => l.id === lid) ?? null);
     }),
   ],
 };

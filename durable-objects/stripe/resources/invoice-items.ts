@@ -28,6 +28,7 @@ export function createInvoiceItem(store: Store, i: InvoiceItemInput): StoredObje
     amount: i.amount,
     currency: i.currency,
     customer: i.customer,
+    customer_account: null,
     date: store.now(),
     description: i.description,
     discountable: false,
@@ -40,8 +41,9 @@ export function createInvoiceItem(store: Store, i: InvoiceItemInput): StoredObje
     period: i.period,
     pricing: { price_details: { price: i.price.id, product: i.price.product }, type: "price_details", unit_amount_decimal: String(i.price.unit_amount) },
     proration: i.proration,
-    proration_details: { discount_amounts: [] },
+    proration_details: { credited_items: null, discount_amounts: [] },
     quantity: i.quantity,
+    quantity_decimal: String(i.quantity),
     tax_rates: [],
     test_clock: null,
   };

@@ -11,7 +11,7 @@ import { inRange, listShape, range, searchShape, str, strict } from "../params";
 import { searchPage } from "../search";
 import { route, type Resource, type StripeContext } from "../types";
 import { BASIL, versionBefore } from "../versions";
-import { REFUNDS_NOT_INLINE } from "./charges";
+import { presentCharge, REFUNDS_NOT_INLINE } from "./charges";
 import { invoiceForIntent } from "./money/links";
 import { paymentIntentDoc } from "./money/shapes";
 import { latestCharge, moneyIndex } from "./money/seed-index";
@@ -48,7 +48,8 @@ function present(obj: StoredObject, ctx: StripeContext): StoredObject {
   if (versionBefore(ctx.apiVersion, BASIL)) out.invoice = invoiceForIntent(ctx.store, obj);
   if (versionBefore(ctx.apiVersion, REFUNDS_NOT_INLINE)) {
     const charges = ctx.store.list("charges", typeof obj.customer === "string" ? { customer: obj.customer } : {}).filter((c) => c.payment_intent === obj.id);
-    out.charges = embeddedList(charges, `/v1/charges?payment_intent=${obj.id}`);
+    // Embedded charges are shown in the same version as the intent (their refunds inline, as then).
+    out.charges = embeddedList(charges.map((c) => presentCharge(c, ctx)), `/v1/charges?payment_intent=${obj.id}`);
   }
   return out;
 }

@@ -27,6 +27,7 @@ export function productShape(fields: Partial<StoredObject> & { id: string; name:
     shippable: null,
     statement_descriptor: null,
     tax_code: null,
+    tax_details: null,
     type: "service",
     unit_label: null,
     updated: fields.created,

@@ -38,6 +38,7 @@ function lineFromItem(ii: StoredObject, invoice: string, lineId: string, subscri
     pretax_credit_amounts: [],
     pricing: ii.pricing,
     quantity: ii.quantity,
+    quantity_decimal: ii.quantity === null || ii.quantity === undefined ? null : String(ii.quantity),
     subscription,
     subtotal: ii.amount,
     taxes: [],

@@ -37,6 +37,8 @@ export function presentInvoice(obj: StoredObject, ctx: StripeContext): StoredObj
     payment_intent: pay ? paymentIntentOf(pay) : null,
     subscription,
     subscription_details: { metadata: subscription ? (inv.parent?.subscription_details?.metadata ?? {}) : null },
+    // Tax lines by rate, which 2025-03-31 replaced by total_taxes; the twin charges no tax.
+    total_tax_amounts: [],
   } as StoredObject;
 }
 
@@ -52,15 +54,18 @@ export function legacyLine(line: StoredObject, store: Store): StoredObject {
   const sub = parent?.subscription_item_details ?? null;
   const item = parent?.invoice_item_details ?? null;
   const { parent: _p, pricing: _pr, ...rest } = line;
-  return {
+  const out: StoredObject = {
     ...rest,
-    invoice_item: item?.invoice_item ?? null,
     plan: price ? planOf(price) : null,
     price,
     proration: sub?.proration ?? item?.proration ?? false,
-    subscription_item: sub?.subscription_item ?? null,
     type: sub ? "subscription" : "invoiceitem",
   };
+  // Back then a line named only what it came from: the other reference was absent, never null.
+  const invoiceItem = item?.invoice_item ?? (sub as { invoice_item?: string } | null)?.invoice_item;
+  if (invoiceItem) out.invoice_item = invoiceItem;
+  if (sub?.subscription_item) out.subscription_item = sub.subscription_item;
+  return out;
 }
 
 /** The legacy Plan view of a recurring price. */

@@ -159,6 +159,7 @@ function lineFromSeed(l: SeedInvoice["lines"][number], invoice: string, currency
     pretax_credit_amounts: [],
     pricing: price ? { price_details: { price: price.id, product: price.product }, type: "price_details", unit_amount_decimal: String(price.unit_amount) } : null,
     quantity: l.quantity ?? (price ? 1 : null),
+    quantity_decimal: (l.quantity ?? (price ? 1 : null)) === null ? null : String(l.quantity ?? 1),
     subscription,
     subtotal: l.amount,
     taxes: [],
