@@ -17,3 +17,10 @@ export function packageRoot(): string {
     dir = up;
   }
 }
+
+/** This installation's version, from its package.json (what `worlds init` pins a project to). */
+export function packageVersion(): string {
+  const version = (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version?: unknown }).version;
+  if (typeof version !== "string") throw new Error(`worlds: ${join(packageRoot(), "package.json")} has no version`);
+  return version;
+}

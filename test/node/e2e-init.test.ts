@@ -34,7 +34,8 @@ describe("worlds init, then passk", () => {
   it("the workflow's placeholder agent command is configuration_incomplete (exit 2)", async () => {
     const workflow = readFileSync(join(dir, ".github", "workflows", "worlds.yml"), "utf8");
     // The step's own line, without the baseline array its script adds when main's results were restored.
-    const command = /^\s*npx worlds (passk .+)$/m.exec(workflow)![1].split(" ").filter((w) => w !== '"${BASELINE[@]}"');
+    // No package.json in this project: the step runs the pinned version through npx (npx --yes worlds@V passk ...).
+    const command = /^\s*npx --yes worlds@\S+ (passk .+)$/m.exec(workflow)![1].split(" ").filter((w) => w !== '"${BASELINE[@]}"');
     const res = await runCli([...command.slice(0, command.indexOf("--")), "--task", "1", "--runs", "1", ...command.slice(command.indexOf("--"))], { cwd: dir, timeoutMs: 240_000 });
     expect(res.code, res.stdout + res.stderr).toBe(2);
     expect(res.stdout).toContain("configuration_incomplete");

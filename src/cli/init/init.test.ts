@@ -13,6 +13,7 @@ import { collectAnswers } from "./questions";
 import { loadLibrary, selectTasks, STARTER_CAP } from "./packs";
 import { agentPlaceholderProblem, AGENT_PLACEHOLDER } from "./placeholder";
 import { BASELINE_FILE, renderWorkflow } from "./workflow";
+import { packageVersion } from "../paths";
 
 function io(cwd: string): CliIo & { stdout: () => string; stderr: () => string } {
   let out = "";
@@ -74,6 +75,61 @@ describe("the CI workflow", () => {
   });
 });
 
+describe("the project init runs in", () => {
+  const manifest = { name: "my-agent", private: true, scripts: { test: "node --test" }, devDependencies: { typescript: "5.9.3", "@types/node": "20.19.43" } };
+
+  it("a Node project gets worlds in devDependencies at this exact version, and a workflow that installs it with npm ci", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 4) + "\n");
+    const r = await init(dir, "--yes");
+    expect(r.code, r.err).toBe(0);
+    const text = readFileSync(join(dir, "package.json"), "utf8");
+    expect(JSON.parse(text)).toEqual({ ...manifest, devDependencies: { "@types/node": "20.19.43", typescript: "5.9.3", worlds: packageVersion() } });
+    expect(text).toMatch(/^ {4}"name"/m); // its own indentation
+    expect(Object.keys(JSON.parse(text).devDependencies)).toEqual(["@types/node", "typescript", "worlds"]);
+    expect(r.out).toContain(`added worlds ${packageVersion()} to devDependencies in package.json`);
+    expect(r.out).toContain("next: npm install, then npx worlds passk");
+    const workflow = readFileSync(join(dir, ".github", "workflows", "worlds.yml"), "utf8");
+    expect(workflow).toBe(renderWorkflow("worlds/tasks.yaml"));
+    expect(workflow).toContain("      - run: npm ci\n");
+    expect(workflow).toContain("          npx worlds passk --server auto");
+  });
+
+  it("a dependency on worlds already there is left as it is", async () => {
+    const dir = project();
+    const text = JSON.stringify({ ...manifest, dependencies: { worlds: "file:../worlds-0.1.0.tgz" } }, null, 2);
+    writeFileSync(join(dir, "package.json"), text);
+    const r = await init(dir, "--yes", "--no-ci");
+    expect(r.code, r.err).toBe(0);
+    expect(readFileSync(join(dir, "package.json"), "utf8")).toBe(text);
+    expect(r.out).toContain("package.json already has worlds in dependencies (file:../worlds-0.1.0.tgz); left as it is");
+  });
+
+  it("an unreadable package.json is refused before anything is written; a later failure puts it back", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "package.json"), "{ name: nope }");
+    const r = await init(dir, "--yes");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("package.json is not valid JSON");
+    expect(existsSync(join(dir, "worlds", "tasks.yaml"))).toBe(false);
+    const other = project();
+    writeFileSync(join(other, "package.json"), JSON.stringify(manifest));
+    writeFileSync(join(other, "bad.csv"), "Name,Notes\nx,y\n");
+    expect((await init(other, "--yes", "--tickets", "bad.csv")).code).toBe(2);
+    expect(readFileSync(join(other, "package.json"), "utf8")).toBe(JSON.stringify(manifest));
+  });
+
+  it("the npx workflow differs from the Node one only in how it gets worlds: agent line, secrets hint and artifacts unchanged", () => {
+    const node = renderWorkflow("worlds/tasks.yaml");
+    const npx = renderWorkflow("worlds/tasks.yaml", { kind: "npx", version: "9.8.7" });
+    expect(npx).toContain("npx --yes worlds@9.8.7 passk --server auto");
+    const asNode = npx
+      .replace("      # No package.json here: npx fetches worlds 9.8.7; change worlds@9.8.7 below to upgrade.\n", "      - run: npm ci\n")
+      .replace("npx --yes worlds@9.8.7 passk", "npx worlds passk");
+    expect(asNode).toBe(node);
+  });
+});
+
 describe("worlds init --yes", () => {
   it("writes a fifteen-task starter touching every trap class, the policy, the workflow and the ignore line; it validates", async () => {
     const dir = project();
@@ -99,7 +155,11 @@ describe("worlds init --yes", () => {
     expect(readFileSync(join(dir, "worlds", "policy.md"), "utf8")).toBe(readFileSync(join(__dirname, "..", "..", "..", "seeds", "acme-policy.md"), "utf8"));
     const workflow = readFileSync(join(dir, ".github", "workflows", "worlds.yml"), "utf8");
     expect(workflow).toContain("pull_request:");
-    expect(workflow).toContain(`npx worlds passk --server auto --tasks worlds/tasks.yaml --json-file worlds-results.json --report worlds-report.html "\${BASELINE[@]}" -- ${AGENT_PLACEHOLDER}`);
+    // No package.json here: the workflow runs this very version through npx.
+    expect(workflow).toContain(`npx --yes worlds@${packageVersion()} passk --server auto --tasks worlds/tasks.yaml --json-file worlds-results.json --report worlds-report.html "\${BASELINE[@]}" -- ${AGENT_PLACEHOLDER}`);
+    expect(workflow).not.toContain("npm ci");
+    expect(existsSync(join(dir, "package.json"))).toBe(false);
+    expect(r.out).toContain(`no package.json here: the workflow runs worlds ${packageVersion()} through npx --yes worlds@${packageVersion()}`);
     expect(parseYaml(workflow)).toMatchObject({ name: "worlds", on: { pull_request: null, push: { branches: ["main"] } } });
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("worlds/*.identities.json\n");
     expect(r.out).toContain("tasks: 15 (15 keyed, 0 policy-only) on acme-prod-library");

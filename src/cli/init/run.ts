@@ -9,12 +9,13 @@ import { writeAll } from "../tasks/files";
 import { importCommand } from "../tasks/import/command";
 import { seedImportCommand } from "../seed-import/command";
 import type { CliIo } from "../tasks/io";
-import { packageRoot } from "../paths";
+import { packageRoot, packageVersion } from "../paths";
+import { PackageJsonError, planPackageJson, type PackageJsonPlan } from "./package-json";
 import { loadLibrary, selectTasks, STARTER_CAP, type Selection } from "./packs";
 import type { InitAnswers } from "./questions";
 import { renderTasksFile, STARTER_INVARIANTS } from "./tasks-file";
 import { AGENT_PLACEHOLDER } from "./placeholder";
-import { renderWorkflow, WORKFLOW_PATH } from "./workflow";
+import { DEPENDENCY_RUNNER, renderWorkflow, WORKFLOW_PATH, worldsCommand, type WorldsRunner } from "./workflow";
 
 export const TASKS_PATH = "worlds/tasks.yaml";
 export const POLICY_PATH = "worlds/policy.md";
@@ -159,13 +160,22 @@ async function initInner(io: CliIo, opts: InitOptions, undo: Array<() => void>):
   const policyText = readFileSync(policySource, "utf8");
   if (policyText.trim() === "") throw new InitRefused(`the policy ${a.policy} is empty; the judge and your reviewers need the rules in words`);
   planned.push({ path: at(POLICY_PATH), text: policyText, what: "policy" });
-  if (a.ci) planned.push({ path: at(WORKFLOW_PATH), text: renderWorkflow(TASKS_PATH), what: "workflow" });
+  const version = packageVersion();
+  let pkg: PackageJsonPlan;
+  try {
+    pkg = planPackageJson(io.cwd, version);
+  } catch (e) {
+    if (e instanceof PackageJsonError) throw new InitRefused(e.message);
+    throw e;
+  }
+  const runner: WorldsRunner = pkg.kind === "none" ? { kind: "npx", version } : DEPENDENCY_RUNNER;
+  if (a.ci) planned.push({ path: at(WORKFLOW_PATH), text: renderWorkflow(TASKS_PATH, runner), what: "workflow" });
 
   refuseExisting(io, planned.map((p) => p.path), opts.force);
 
   // Snapshots of everything touched, so a failure below leaves the directory as it was.
   const gitignorePath = at(".gitignore");
-  const touched = [...planned.map((p) => p.path), gitignorePath];
+  const touched = [...planned.map((p) => p.path), gitignorePath, ...(pkg.kind === "add" ? [pkg.path] : [])];
   const before = new Map(touched.map((p) => [p, existsSync(p) ? readFileSync(p) : null]));
   const restore = () => {
     for (const [p, bytes] of before) {
@@ -177,6 +187,7 @@ async function initInner(io: CliIo, opts: InitOptions, undo: Array<() => void>):
 
   writeAll(planned.map(({ path, text }) => ({ path, text })));
   const ignoreAdded = addIgnoreLine(gitignorePath);
+  if (pkg.kind === "add") writeFileSync(pkg.path, pkg.text);
 
   if (a.tickets) {
     io.out(`importing ${a.tickets} into ${TASKS_PATH}\n`);
@@ -198,9 +209,16 @@ async function initInner(io: CliIo, opts: InitOptions, undo: Array<() => void>):
 
   for (const p of planned) io.out(`wrote ${relative(io.cwd, p.path)}${describe(p, a, selection, libraryTickets, opts.all)}\n`);
   if (ignoreAdded) io.out(`added ${IDENTITIES_IGNORE} to .gitignore (identity maps hold real customer emails)\n`);
+  io.out(`${dependencyLine(pkg, version)}\n`);
   io.out(`${result.summary}\n`);
-  io.out(`next: worlds passk --server auto --tasks ${TASKS_PATH} -- <your agent command>\n`);
+  io.out(`next: ${pkg.kind === "add" ? "npm install, then " : ""}${worldsCommand(runner)} passk --server auto --tasks ${TASKS_PATH} -- <your agent command>\n`);
   return 0;
+}
+
+function dependencyLine(pkg: PackageJsonPlan, version: string): string {
+  if (pkg.kind === "add") return `added worlds ${version} to devDependencies in package.json (run npm install, and commit the lockfile: CI's npm ci installs this version)`;
+  if (pkg.kind === "present") return `package.json already has worlds in ${pkg.field} (${pkg.spec}); left as it is`;
+  return `no package.json here: the workflow runs worlds ${version} through npx --yes worlds@${version}`;
 }
 
 function originLine(sel: Selection, all: boolean): string {
