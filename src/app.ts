@@ -11,7 +11,7 @@ import { webhooks } from "./routes/webhooks";
 import { hooksRoutes } from "./routes/admin/hooks";
 import { runsRoutes } from "./routes/admin/runs";
 import { localEncoding } from "./http/compression";
-import { notReadyMessage, pendingMigrations } from "./db/ready";
+import { notReadyMessage, pendingAfterMigrating } from "./db/ready";
 import { requireReady } from "./routes/ready";
 import { toolsRoutes } from "./routes/tools";
 import { mcpRoutes } from "./routes/mcp";
@@ -22,7 +22,7 @@ app.use("*", localEncoding);
 
 // Health means ready: 200 only once the server can create worlds and runs (its D1 schema is in place).
 app.get("/health", async (c) => {
-  const pending = await pendingMigrations(c.env.DB);
+  const pending = await pendingAfterMigrating(c.env.DB, c.env.WORLDS_MIGRATIONS);
   if (pending.length > 0) return c.json({ ok: false, service: "worlds", ready: false, message: notReadyMessage(pending), pending_migrations: pending }, 503, { "retry-after": "1" });
   return c.json({ ok: true, service: "worlds" });
 });

@@ -10,6 +10,8 @@ export interface Env {
   WORLDS_TOKEN?: string;
   /** "off" on the local server (`worlds serve`, `--server auto`): answers go out uncompressed (src/http/compression.ts). */
   COMPRESSION?: string;
+  /** The local server only: migrations/*.sql, split, for the Worker to apply to DB itself (src/db/ready.ts). */
+  WORLDS_MIGRATIONS?: unknown;
   /** The policy judge's model keys (`wrangler secret put OPENAI_API_KEY`) and base URLs (vars); docs/judge.md. */
   OPENAI_API_KEY?: string;
   ANTHROPIC_API_KEY?: string;

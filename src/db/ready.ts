@@ -3,6 +3,7 @@
 // `wrangler d1 migrations apply`: in both cases a request that touches D1 would fail with "no such table".
 // /health answers 503 until then, and so do the routes that need D1, saying what is missing.
 import journal from "../../migrations/meta/_journal.json";
+import { applyMigrations, migrationSetSchema, type MigrationDb } from "./migrate";
 
 /** File names as wrangler and src/cli/server/migrations.ts record them in d1_migrations. */
 export const EXPECTED_MIGRATIONS: readonly string[] = journal.entries.map((e) => `${e.tag}.sql`);
@@ -34,6 +35,36 @@ export function readinessCheck(expected: readonly string[]): ReadinessCheck {
 }
 
 export const pendingMigrations: ReadinessCheck = readinessCheck(EXPECTED_MIGRATIONS);
+
+/**
+ * The migrations still pending, after applying them when the local server handed them over (`migrations`, its
+ * WORLDS_MIGRATIONS binding; a deployed Worker has none and only reports). Applied here, beside the database,
+ * one request does what took Node a D1 proxy and a round trip per statement batch at every start. Concurrent
+ * requests share one application; a failure is logged and the migrations stay pending (503 says which).
+ */
+export type MigratingCheck = (db: ReadyDb & MigrationDb, migrations: unknown) => Promise<string[]>;
+
+export function migratingCheck(check: ReadinessCheck): MigratingCheck {
+  let migrating: Promise<void> | null = null;
+  return async (db, migrations) => {
+    const pending = await check(db);
+    if (pending.length === 0 || migrations === undefined) return pending;
+    const set = migrationSetSchema.parse(migrations);
+    migrating ??= (async () => {
+      try {
+        await applyMigrations(db, set);
+      } catch (e) {
+        console.error(`worlds: applying the D1 migrations failed: ${(e as Error).message}`);
+      } finally {
+        migrating = null;
+      }
+    })();
+    await migrating;
+    return check(db);
+  };
+}
+
+export const pendingAfterMigrating: MigratingCheck = migratingCheck(pendingMigrations);
 
 export function notReadyMessage(pending: readonly string[]): string {
   return (

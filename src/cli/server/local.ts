@@ -3,14 +3,16 @@
 // exit hook kills it if the process exits any other way (a SIGKILL of this process is the only leak, which is
 // why tests run the CLI in its own process group).
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { scratchStorage } from "./scratch";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { Miniflare } from "miniflare";
 import { packageRoot } from "../paths";
 import { z } from "zod";
-import { applyMigrations, type MigrationDb } from "./migrations";
+import { readMigrations } from "./migrations";
+import { request } from "node:http";
 import { pickModelEnv } from "../../core/models/endpoints";
 
 /** What POST /admin/runs/recover answers (src/runs/recover.ts). */
@@ -66,16 +68,15 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     opts.onRuntimeLine?.(line);
   };
 
-  const { Miniflare, Log, LogLevel } = await import("miniflare");
+  const { Miniflare, Log, LogLevel } = loadMiniflare();
   // Without --persist the worlds are thrown away on stop: keep them in memory when the machine allows.
   const scratch = persist ? null : scratchStorage();
   const workerOptions = await miniflareWorkerOptions(root);
   const mf = new Miniflare({
     ...workerOptions,
     // The judge of a hosted run calls its model from the Worker: the keys and base URLs in this environment are the local server's.
-    bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...pickModelEnv(process.env), WORLDS_TOKEN: token, COMPRESSION: "off" },
-    modules: true,
-    scriptPath,
+    bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...pickModelEnv(process.env), WORLDS_TOKEN: token, COMPRESSION: "off", WORLDS_MIGRATIONS: readMigrations(join(root, "migrations")) },
+    ...workerModules(scriptPath),
     // Module names are paths relative to this root; Miniflare's default (the working directory) breaks when the
     // command runs in a project outside the package, as `worlds init` users do.
     modulesRoot: dirname(scriptPath),
@@ -96,9 +97,9 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
   const stop = () => (stopped ??= mf.dispose().catch(() => undefined).then(() => scratch?.remove()));
   try {
     const ready = await mf.ready;
-    const db = (await mf.getD1Database("DB")) as unknown as MigrationDb;
-    await applyMigrations(db, join(root, "migrations"));
     const url = ready.origin;
+    // The Worker applies the migrations it was handed on its first health check (src/db/ready.ts): started means ready.
+    await health(url);
     const recovered = persist ? await recoverRuns(mf, url, token, startedAt) : null;
     return { url, token, persist, recentOutput: () => [...recent], recovered, stop };
   } catch (e) {
@@ -108,6 +109,22 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
       throw new LocalServerError(`port ${opts.port} is already in use; pick another with --port or leave it out for a free one.`);
     throw new LocalServerError(`the local server did not start: ${(e as Error).message}${detail}`);
   }
+}
+
+/** GET /health, which applies the D1 migrations; anything but 200 is a start that failed, with the Worker's reason. */
+function health(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/health`, { agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (body += d.slice(0, 2000)));
+      res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`its health check answered ${res.statusCode}: ${body.slice(0, 500)}`))));
+      res.on("error", reject);
+    });
+    req.setTimeout(60_000, () => req.destroy(new Error("its health check did not answer in 60 s")));
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 /**
@@ -129,6 +146,26 @@ async function recoverRuns(mf: Pick<Miniflare, "dispatchFetch">, url: string, to
     // The server still serves; its new runs do not depend on the old ones.
     return { error: (e as Error).message };
   }
+}
+
+/**
+ * Miniflare is CommonJS (4 MB): `import()` of it runs Node's CommonJS export scanner over the whole file before
+ * evaluating it, about 0.4 s of every start; `require` evaluates it directly.
+ */
+function loadMiniflare(): typeof import("miniflare") {
+  return createRequire(import.meta.url)("miniflare") as typeof import("miniflare");
+}
+
+/**
+ * The Worker's modules. wrangler builds it into one ES module (its only imports are the runtime's own), so it is
+ * handed to Miniflare as that one module: given `modules: true` instead, Miniflare parses the 5 MB bundle with a
+ * JavaScript parser, with locations, to find imports there are none of, which was most of a start (1-2 s on
+ * this machine, more under load). A build that ever writes more modules beside it falls back to that scan.
+ */
+function workerModules(scriptPath: string): { modules: true; scriptPath: string } | { modules: { type: "ESModule"; path: string; contents: Uint8Array }[] } {
+  const others = readdirSync(dirname(scriptPath)).filter((f) => !f.startsWith(".") && f !== "index.js" && !f.endsWith(".map") && f !== "README.md");
+  if (others.length > 0) return { modules: true, scriptPath };
+  return { modules: [{ type: "ESModule", path: scriptPath, contents: readFileSync(scriptPath) }] };
 }
 
 /**

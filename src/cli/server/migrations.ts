@@ -1,32 +1,14 @@
-// Applies migrations/*.sql to the local server's D1 database from Node. The d1_migrations table has the same
-// shape wrangler keeps, so a persisted directory is never migrated twice, by us or by `wrangler d1 migrations`.
+// Reads migrations/*.sql for the local server, which hands them to its Worker to apply (src/db/migrate.ts).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { MigrationSet } from "../../db/migrate";
 
-/** The slice of D1's API this needs (Miniflare's getD1Database returns the real binding). */
-export interface MigrationDb {
-  prepare(sql: string): { bind(...values: unknown[]): unknown; all<T = unknown>(): Promise<{ results: T[] }> };
-  batch(statements: unknown[]): Promise<unknown>;
-}
-
-const TRACKING_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations(
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  name TEXT UNIQUE,
-  applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
-)`;
-
-export async function applyMigrations(db: MigrationDb, dir: string): Promise<string[]> {
-  await db.batch([db.prepare(TRACKING_TABLE)]);
-  const done = new Set((await db.prepare("SELECT name FROM d1_migrations").all<{ name: string }>()).results.map((r) => r.name));
-  const applied: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) {
-    if (done.has(file)) continue;
-    const statements = splitSql(readFileSync(join(dir, file), "utf8"));
-    // One batch = one transaction: a migration and its tracking row land together or not at all.
-    await db.batch([...statements.map((s) => db.prepare(s)), db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(file)]);
-    applied.push(file);
-  }
-  return applied;
+/** The migrations directory as the Worker applies it (src/db/migrate.ts): every .sql file, split into statements. */
+export function readMigrations(dir: string): MigrationSet {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()
+    .map((name) => ({ name, statements: splitSql(readFileSync(join(dir, name), "utf8")) }));
 }
 
 /**
