@@ -4,11 +4,12 @@
 // stay flat). Everything goes through the built CLI against one `worlds serve`, as a user would run it.
 // Usage: node bench/harness-overhead.mjs [--concurrency N] [--skip-rss | --rss-only]
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fmt, startServer } from "./lib/server.mjs";
+import { noopTasksFile } from "./lib/noop-tasks.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -17,16 +18,7 @@ const NOOP = [process.execPath, "-e", ""];
 // An agent that mostly waits, as one calling a model does: what overlapping world set-up with agents buys.
 const WAITS = ["sleep", "0.2"];
 
-// 30 policy-free, keyed tasks on acme-small ("none": the no-op agent is graded, not refused), 2 per customer.
-const EMAILS = ["billing.northwind@example.com", "hello.bluebird@example.com", "finance.cobalt@example.com", "accounts.delta@example.com", "studio.ember@example.com", "ap.fjord@example.com", "office.garnet@example.com", "billing.iris@example.com", "bursar.juniper@example.com", "accounts.kestrel@example.com", "studio.lumen@example.com", "ops.mosaic@example.com", "founders.nimbus@example.com"];
-function tasksFile(n) {
-  const lines = ["version: 1", "seed: acme-small", "mode: isolated", "invariants:", "  - deleted.customers==0", "tasks:"];
-  for (let i = 0; i < n; i++) lines.push(`  - id: B-${i + 1}`, `    requester: ${EMAILS[i % EMAILS.length]}`, `    subject: Question ${i + 1}`, `    body: When is my next invoice? No changes please.`, `    expected: none`);
-  const dir = mkdtempSync(join(tmpdir(), "worlds-bench-"));
-  const path = join(dir, `tasks-${n}.yaml`);
-  writeFileSync(path, lines.join("\n") + "\n");
-  return path;
-}
+const tasksFile = (n) => noopTasksFile(n);
 
 function timed(cmd, args, env = {}) {
   return new Promise((resolve, reject) => {

@@ -1,8 +1,8 @@
 // Twin throughput with 8 concurrent clients through `worlds serve` (what users run): GET /v1/customers/:id,
 // GET /v1/invoices?limit=100 and POST /v1/refunds, each as a ratio to GET /health on the same server in the same
 // run (the runtime's floor). Usage: node bench/twin-throughput.mjs [--seconds S] [--rounds R] [--clients N] [--client http|fetch]
-import http from "node:http";
-import { startServer, percentile, fmt } from "./lib/server.mjs";
+import { startServer, fmt } from "./lib/server.mjs";
+import { httpLoad } from "./lib/http-load.mjs";
 
 const arg = (name, dflt) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt);
 const seconds = arg("--seconds", 4);
@@ -15,43 +15,7 @@ const admin = { authorization: `Bearer ${server.token}`, "content-type": "applic
 
 // The clients are node:http with keep-alive, as the official stripe client sends its requests (fetch costs the
 // client several times more per response, which on a 2-core machine is CPU taken from the server).
-const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-async function send(url, init = {}) {
-  if (clientKind === "fetch") {
-    const res = await fetch(url, init);
-    return { status: res.status, bytes: (await res.arrayBuffer()).byteLength };
-  }
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers ?? {}, agent }, (res) => {
-      let bytes = 0;
-      res.on("data", (d) => (bytes += d.length));
-      res.on("end", () => resolve({ status: res.statusCode, bytes }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(init.body);
-  });
-}
-
-async function load(name, makeRequest) {
-  const latencies = [];
-  let errors = 0;
-  const deadline = performance.now() + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const { url, init } = makeRequest();
-      const t0 = performance.now();
-      const res = await send(url, init);
-      latencies.push(performance.now() - t0);
-      if (res.status >= 400) errors++;
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: clients }, worker));
-  const elapsed = (performance.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { name, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, n: latencies.length };
-}
+const { load } = httpLoad({ clients, seconds, client: clientKind });
 
 try {
   const world = await (await fetch(`${server.url}/admin/worlds`, { method: "POST", headers: admin, body: JSON.stringify({ seed: "acme-small" }) })).json();

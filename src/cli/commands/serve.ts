@@ -10,7 +10,7 @@ const DEFS: FlagDefs = {
   port: { kind: "value", placeholder: "N", help: "port on 127.0.0.1 (default: a free one)" },
   token: { kind: "value", placeholder: "T", help: "admin token (default: a fresh random one)" },
   persist: { kind: "value", placeholder: "DIR", help: "keep worlds, runs and traces in DIR across restarts (default: in memory)" },
-  verbose: { kind: "switch", help: "print the Worker's log lines" },
+  verbose: { kind: "switch", help: "print the Worker's log lines and how long each step of the start took" },
 };
 
 const SCHEMA = z.strictObject({
@@ -42,7 +42,7 @@ export const serve: Command = {
     const interrupt = trapSignals();
     let server;
     try {
-      server = await startLocalServer({ port, token, persist, onRuntimeLine: verbose ? (l) => process.stderr.write(`[worker] ${l}\n`) : undefined });
+      server = await startLocalServer({ port, token, persist, onRuntimeLine: verbose ? (l) => process.stderr.write(`[worker] ${l}\n`) : undefined, onPhase: verbose ? (p, ms) => process.stderr.write(`[start] ${p} at ${Math.round(ms)} ms\n`) : undefined });
     } catch (e) {
       interrupt.dispose();
       if (e instanceof LocalServerError) {

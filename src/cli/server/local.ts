@@ -29,7 +29,11 @@ export interface LocalServerOptions {
   persist?: string | null;
   /** Where the Worker's console output goes, line by line (default: dropped, last lines kept for errors). */
   onRuntimeLine?: (line: string) => void;
+  /** Each step of the start as it ends, with the time since this process started (`worlds serve --verbose`). */
+  onPhase?: (phase: StartPhase, msSinceProcessStart: number) => void;
 }
+
+export type StartPhase = "miniflare loaded" | "runtime started" | "database migrated";
 
 export interface LocalServer {
   /** e.g. http://127.0.0.1:43121 (no trailing slash) */
@@ -68,7 +72,9 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     opts.onRuntimeLine?.(line);
   };
 
+  const phase = (name: StartPhase) => opts.onPhase?.(name, performance.now());
   const { Miniflare, Log, LogLevel } = loadMiniflare();
+  phase("miniflare loaded");
   // Without --persist the worlds are thrown away on stop: keep them in memory when the machine allows.
   const scratch = persist ? null : scratchStorage();
   const workerOptions = await miniflareWorkerOptions(root);
@@ -97,9 +103,11 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
   const stop = () => (stopped ??= mf.dispose().catch(() => undefined).then(() => scratch?.remove()));
   try {
     const ready = await mf.ready;
+    phase("runtime started");
     const url = ready.origin;
     // The Worker applies the migrations it was handed on its first health check (src/db/ready.ts): started means ready.
     await health(url);
+    phase("database migrated");
     const recovered = persist ? await recoverRuns(mf, url, token, startedAt) : null;
     return { url, token, persist, recentOutput: () => [...recent], recovered, stop };
   } catch (e) {
