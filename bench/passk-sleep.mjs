@@ -24,7 +24,7 @@ const arg = (name, dflt) => (process.argv.includes(name) ? process.argv[process.
 const episodes = Number(arg("--episodes", 90));
 const concurrency = Number(arg("--concurrency", 10));
 const rounds = Number(arg("--rounds", 3));
-const promptfooVersion = arg("--promptfoo-version", "0.123.1");
+const promptfooVersion = arg("--promptfoo-version", "0.121.20");
 const ideal = Math.ceil(episodes / concurrency) * 1000;
 const work = join(tmpdir(), "worlds-bench-sleep");
 mkdirSync(work, { recursive: true });

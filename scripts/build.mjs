@@ -15,9 +15,12 @@ const quiet = process.argv.includes("--quiet");
 if (!existsSync(join(root, "src", "index.ts"))) process.exit(0); // nothing to build yet (fresh scaffold)
 
 rmSync(join(root, "dist", "worker"), { recursive: true, force: true });
+// Minified (names kept: wrangler's keep_names defaults to true; the source map is beside it): Miniflare copies
+// the bundle into the runtime's configuration at every start of the local server, at a cost that grows with its
+// size (bench/server-startup.mjs, docs/performance.md), and deployed it is what Cloudflare would load anyway.
 execFileSync(
   process.execPath,
-  [join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--dry-run", "--outdir", "dist/worker", "--config", "wrangler.toml"],
+  [join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--dry-run", "--minify", "--outdir", "dist/worker", "--config", "wrangler.toml"],
   { cwd: root, stdio: quiet ? "ignore" : ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
 );
 
