@@ -14,6 +14,7 @@ import { helpdeskService } from "./helpdesk/service";
 import { seedBilling } from "./stripe/seed";
 import { seedHelpdesk } from "./helpdesk/seed";
 import { seedTools } from "./tools/seed";
+import { seedReplay } from "./replay/seed";
 import { unauthorized } from "./unauthorized";
 import { cachedSeed, rememberSeed } from "./seed/cache";
 import { baseFromChunks, cachedBase } from "./store/base";
@@ -112,7 +113,7 @@ export class World extends DurableObject {
         this.store.setMeta("stripe_version", args.seed.stripe_version ?? "");
         this.store.setMeta(KIND_META, seedKind(args.seed));
         const ctx = { clock: clockUnix, currency: args.seed.currency };
-        const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store), ...seedTools(args.seed, ctx, this.store)];
+        const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store), ...seedTools(args.seed, ctx, this.store), ...seedReplay(args.seed, this.store)];
         const chunks = this.store.seedChunks(rows);
         captured = { meta: this.store.allMeta(), chunks, objects: rows.length };
         throw ROLLBACK;

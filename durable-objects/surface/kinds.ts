@@ -3,6 +3,7 @@
 import type { ToolCatalogue } from "./catalogue";
 import { accountCatalogue } from "./account/index";
 import { toolsCatalogue } from "../tools/catalogue";
+import { replayCatalogue } from "../replay/catalogue";
 import type { ServiceSender } from "./service-call";
 
 export const WORLD_KINDS = ["account", "tools", "replay"] as const;
@@ -22,9 +23,9 @@ export function seedKind(seed: unknown): WorldKind {
   return typeof k === "string" && (WORLD_KINDS as readonly string[]).includes(k) ? (k as WorldKind) : "account";
 }
 
-/** Null for a kind whose catalogue is not built yet: its calls answer unavailable, never another kind's tools. */
-export function catalogueFor(kind: WorldKind, send: ServiceSender): ToolCatalogue | null {
+/** Each kind's own tools; never another kind's. */
+export function catalogueFor(kind: WorldKind, send: ServiceSender): ToolCatalogue {
   if (kind === "account") return accountCatalogue(send);
   if (kind === "tools") return toolsCatalogue;
-  return null;
+  return replayCatalogue;
 }

@@ -60,7 +60,7 @@ export const ReplayToolSchema = z.preprocess(
       effect: z.enum(["read", "write"]).optional(),
       annotations: z.looseObject({ readOnlyHint: z.boolean().optional() }).optional(),
     })
-    .transform((t) => ({
+    .transform((t): { name: string; description: string; inputSchema: Record<string, unknown>; effect: "read" | "write" | "unknown" } => ({
       name: t.name,
       description: t.description,
       inputSchema: t.input_schema ?? t.inputSchema ?? t.parameters ?? { type: "object", properties: {} },

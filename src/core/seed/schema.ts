@@ -3,6 +3,7 @@
 // rarely cares about (object, livemode, empty metadata...) are filled in when the world is seeded.
 // Every object schema is strict: an unknown field is an error that names its path.
 import { toolsWorldBlock } from "../tools/world-block";
+import { replayWorldBlock } from "../replay/world-block";
 import { z } from "zod";
 
 const id = (prefix: string) =>
@@ -289,9 +290,11 @@ export const seedData = z.strictObject({
 export const seedDocument = z.strictObject({
   version: z.literal(1),
   /** What the world simulates: an account (billing + help desk; also when absent, so older seeds keep their hash) or a team's own tools. */
-  kind: z.enum(["account", "tools"]).optional(),
+  kind: z.enum(["account", "tools", "replay"]).optional(),
   /** A tools world's block and task (src/core/tools/world-block.ts); required when kind is tools. */
   tools: toolsWorldBlock.optional(),
+  /** A replay world's tools and recorded results (src/core/replay/world-block.ts); required when kind is replay. */
+  replay: replayWorldBlock.optional(),
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be lowercase letters, digits and dashes"),
   description: z.string().optional(),
   clock: z.string().datetime({ offset: true }),
@@ -302,6 +305,8 @@ export const seedDocument = z.strictObject({
 }).superRefine((doc, ctx) => {
   if (doc.kind === "tools" && !doc.tools) ctx.addIssue({ code: "custom", path: ["tools"], message: "a tools world needs its tools block" });
   if (doc.kind !== "tools" && doc.tools) ctx.addIssue({ code: "custom", path: ["kind"], message: "a seed with a tools block must say kind: tools" });
+  if (doc.kind === "replay" && !doc.replay) ctx.addIssue({ code: "custom", path: ["replay"], message: "a replay world needs its replay block" });
+  if (doc.kind !== "replay" && doc.replay) ctx.addIssue({ code: "custom", path: ["kind"], message: "a seed with a replay block must say kind: replay" });
 });
 
 export type SeedDocument = z.infer<typeof seedDocument>;
