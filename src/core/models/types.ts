@@ -55,6 +55,8 @@ export interface ModelRequest {
   maxTokens?: number;
   /** Default 0: graders want the same answer twice. */
   temperature?: number;
+  /** Sampling seed, for providers that take one (OpenAI's `seed`; Anthropic has none and is sent nothing). */
+  seed?: number;
 }
 
 export type StopReason = "end" | "tool_calls" | "length" | "refusal" | "filter" | "other";

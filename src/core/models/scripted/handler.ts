@@ -108,6 +108,7 @@ export class ScriptedModel {
       if (w.role && w.role !== f.lastRole) continue;
       if (w.tools !== undefined && w.tools !== f.tools.length > 0) continue;
       if (w.schema !== undefined && w.schema !== (f.schema !== null)) continue;
+      if (w.answer !== undefined && w.answer !== f.schema?.name) continue;
       let groups: string[] = [];
       if (rule.pattern) {
         const m = rule.pattern.exec(f.lastMessage);

@@ -46,6 +46,21 @@ describe("scripted model: the script", () => {
     expect(m.received().map((r) => r.rule)).toEqual(["first-two", "first-two", "rest", "tools", "tool-result"]);
   });
 
+  it("tells structured answers apart by their name (response format or forced tool)", async () => {
+    const loaded = loadScript(
+      JSON.stringify({ version: 1, rules: [{ when: { answer: "person_reply" }, respond: { json: { reply: "hi", done: false } } }, { when: { schema: true }, respond: { json: { asked: [] } } }] }),
+      "s.json",
+    );
+    if (!loaded.ok) throw new Error(loaded.problems.join());
+    const m = new ScriptedModel(loaded.script);
+    const ask = (name: string) => ({ model: "m", messages: [{ role: "user", content: "x" }], response_format: { type: "json_schema", json_schema: { name, schema: {} } } });
+    const content = async (body: unknown) => JSON.parse(JSON.parse((await m.handle(post(body))).body).choices[0].message.content);
+    expect(await content(ask("person_asked"))).toEqual({ asked: [] });
+    expect(await content(ask("person_reply"))).toEqual({ reply: "hi", done: false });
+    const forced = { model: "m", messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "person_reply", parameters: {} } }], tool_choice: { type: "function", function: { name: "person_reply" } } };
+    expect(JSON.parse(JSON.parse((await m.handle(post(forced))).body).choices[0].message.tool_calls[0].function.arguments)).toEqual({ reply: "hi", done: false });
+  });
+
   it("answers what it cannot serve with a clear error", async () => {
     const loaded = loadScript("version: 1\nrules:\n  - when: { last_message: never }\n    respond: { text: x }\n", "s.yaml");
     if (!loaded.ok) throw new Error();

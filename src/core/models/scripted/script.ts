@@ -64,6 +64,8 @@ const when = z.strictObject({
   tools: z.boolean().optional(),
   /** Whether the request asks for a structured answer (a JSON-schema response format or a forced tool). */
   schema: z.boolean().optional(),
+  /** The structured answer's name (the response format's or the forced tool's), e.g. person_reply or judgement. */
+  answer: z.string().min(1).max(64).optional(),
 });
 
 export const scriptRule = z.strictObject({

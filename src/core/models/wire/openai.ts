@@ -38,6 +38,7 @@ export function openaiBody(r: ModelRequest): Record<string, unknown> {
     ...(responseFormat ? { response_format: responseFormat } : {}),
     max_tokens: r.maxTokens ?? DEFAULT_MAX_TOKENS,
     temperature: r.temperature ?? 0,
+    ...(r.seed !== undefined ? { seed: r.seed } : {}),
   };
 }
 
