@@ -28,6 +28,9 @@ import { TOOL_ERROR_STATUS, type ToolCallContext, type ToolDefinition, type Tool
 import { catalogueFor, KIND_META, kindOf, seedKind } from "./surface/kinds";
 import { TOOLS_TRACE_METHOD, TOOLS_TRACE_SERVICE, type ToolCallRequest } from "./surface/protocol";
 import { twinRequestOf, type ServiceCall, type ServiceSender } from "./surface/service-call";
+import { PERSON_META, personState, savePersonTurn, type PersonSave, type PersonState } from "./person/conversation";
+import type { PersonConversation } from "../src/core/person/schema";
+import type { PersonSetup } from "../src/core/person/setup";
 
 export interface WorldInit {
   worldId: string;
@@ -36,6 +39,8 @@ export interface WorldInit {
   seedHash: string;
   /** A scenario document (rate limits, latency...) applied to the twins; null = a well-behaved API. */
   scenario?: unknown;
+  /** The person the agent talks to (/person/v1), or null for none. */
+  person?: PersonSetup | null;
 }
 
 /** What a world held when it ended (see World.end). */
@@ -43,6 +48,8 @@ export interface WorldEnd {
   /** Null unless asked for. */
   diff: WorldDiff | null;
   trace: TraceRecord[];
+  /** The person's setup and the conversation as it ended; null when the world has no person. */
+  person: PersonState | null;
 }
 
 export interface WorldInfo {
@@ -173,7 +180,8 @@ export class World extends DurableObject {
     if (this.store.meta("ended")) return { refused: "ended" };
     if (!this.store.meta("world_id")) return null;
     const same =
-      this.store.meta("key_hash") === args.keyHash && this.store.meta("seed_hash") === args.seedHash && this.store.meta("scenario") === JSON.stringify(args.scenario ?? null);
+      this.store.meta("key_hash") === args.keyHash && this.store.meta("seed_hash") === args.seedHash && this.store.meta("scenario") === JSON.stringify(args.scenario ?? null) &&
+      (this.store.meta(PERSON_META) ?? "null") === JSON.stringify(args.person ?? null);
     const objects = this.store.meta("objects");
     return same && objects !== null ? { objects: Number(objects) } : { refused: "seeded" };
   }
@@ -182,6 +190,19 @@ export class World extends DurableObject {
     this.store.setMeta("world_id", args.worldId);
     this.store.setMeta("key_hash", args.keyHash);
     this.store.setMeta("scenario", JSON.stringify(args.scenario ?? null));
+    this.store.setMeta(PERSON_META, JSON.stringify(args.person ?? null));
+  }
+
+  /** The world's person and the conversation so far: null when the key does not open the world, {none} without a person. */
+  personConversation(keyHash: string): PersonState | { none: true } | null {
+    if (!this.opensFor(keyHash)) return null;
+    return personState(this.store) ?? { none: true };
+  }
+
+  /** Saves one answered turn, unless another landed since `fromTurns` (or the conversation ended): then "conflict". */
+  personSave(keyHash: string, fromTurns: number, next: PersonConversation): PersonSave | null {
+    if (!this.opensFor(keyHash)) return null;
+    return this.transact(() => savePersonTurn(this.store, fromTurns, next));
   }
 
   async twin(req: TwinRequest): Promise<TwinWireResponse> {
@@ -397,10 +418,11 @@ export class World extends DurableObject {
     try {
       const diff = opts.diff ? await this.diff() : null;
       const trace = this.traceRecords();
+      const person = personState(this.store);
       const lines = trace.map((t) => JSON.stringify(t) + "\n").join("");
       await (this.env as Env).ARTIFACTS.put(opts.archiveKey, lines, { httpMetadata: { contentType: "application/x-ndjson" }, customMetadata: { world: this.store.meta("world_id")! } });
       await this.wipe();
-      return { diff, trace };
+      return { diff, trace, person };
     } finally {
       this.closing = false;
     }

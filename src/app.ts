@@ -15,6 +15,7 @@ import { notReadyMessage, pendingAfterMigrating } from "./db/ready";
 import { requireReady } from "./routes/ready";
 import { toolsRoutes } from "./routes/tools";
 import { mcpRoutes } from "./routes/mcp";
+import { personRoutes } from "./routes/person";
 
 export const app = new Hono<AppEnv>();
 
@@ -41,6 +42,8 @@ app.route("/", twin);
 // Every world's tools: plain JSON at /tools/v1, MCP at /mcp (the world key as Bearer, as for the twins).
 app.route("/", toolsRoutes);
 app.route("/", mcpRoutes);
+// The person a task's agent talks to (/person/v1), the same key.
+app.route("/", personRoutes);
 
 app.notFound((c) => adminError(c, 404, "not_found", `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
 app.onError((err, c) => {

@@ -18,6 +18,8 @@ export const createdWorldSchema = z.object({
   // Optional: a server from before the tool surfaces answers without them (agentEnv derives them then).
   mcp_url: z.string().optional(),
   tools_url: z.string().optional(),
+  /** Only for a world with a person to talk to. */
+  person_url: z.string().optional(),
 });
 export type CreatedWorld = z.infer<typeof createdWorldSchema>;
 
@@ -48,7 +50,9 @@ const traceRecordSchema = z.looseObject({
   note: z.enum(["unknown_route", "unknown_parameter"]).nullable().optional(),
 });
 
-const endedSchema = z.object({ id: z.string(), deleted: z.literal(true), diff: diffSchema, trace_records: z.array(z.unknown()) });
+const personTranscript = z.object({ turns: z.array(z.object({ role: z.enum(["agent", "person"]), text: z.string() })), done: z.boolean() });
+export type PersonTranscript = z.infer<typeof personTranscript>;
+const endedSchema = z.object({ id: z.string(), deleted: z.literal(true), diff: diffSchema, trace_records: z.array(z.unknown()), person: personTranscript.nullable().optional() });
 
 function checkTraceRecord(world: string, value: unknown, where: string): TraceRecord {
   const r = traceRecordSchema.safeParse(value);
@@ -113,8 +117,8 @@ export class AdminClient {
    * The key makes the request safe to repeat: a retry after a dropped connection answers the world the first
    * attempt made (the server derives the world from it) instead of making a second one.
    */
-  createWorld(seed: string | Record<string, unknown>, scenario?: unknown): Promise<CreatedWorld> {
-    const body = { seed, ...(scenario === undefined || scenario === null ? {} : { scenario }) };
+  createWorld(seed: string | Record<string, unknown>, scenario?: unknown, opts: { person?: Record<string, unknown> } = {}): Promise<CreatedWorld> {
+    const body = { seed, ...(scenario === undefined || scenario === null ? {} : { scenario }), ...(opts.person ? { person: opts.person } : {}) };
     return this.json("POST", "/admin/worlds", createdWorldSchema, body, { headers: { "idempotency-key": `wc_${randomUUID()}` }, retrySafe: true });
   }
 
@@ -158,7 +162,7 @@ export class AdminClient {
    * before `POST /admin/worlds/:id/end` answers its route 404: then the three calls it replaces. Safe to repeat
    * after a reset connection, as a DELETE is: ending an ended world changes nothing (it answers 404).
    */
-  async endWorld(id: string): Promise<{ diff: WorldDiff; trace: TraceRecord[] }> {
+  async endWorld(id: string): Promise<{ diff: WorldDiff; trace: TraceRecord[]; person?: PersonTranscript | null }> {
     let ended: z.infer<typeof endedSchema>;
     try {
       ended = await this.json("POST", `/admin/worlds/${encodeURIComponent(id)}/end`, endedSchema, undefined, { retrySafe: true });
@@ -168,7 +172,7 @@ export class AdminClient {
       await this.deleteWorld(id);
       return contents;
     }
-    return { diff: ended.diff as unknown as WorldDiff, trace: ended.trace_records.map((t, i) => checkTraceRecord(id, t, `record ${i + 1}`)) };
+    return { diff: ended.diff as unknown as WorldDiff, trace: ended.trace_records.map((t, i) => checkTraceRecord(id, t, `record ${i + 1}`)), person: ended.person ?? null };
   }
 
   async deleteWorld(id: string): Promise<void> {

@@ -105,7 +105,7 @@ async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery
   const body: AgentRequestBody = {
     task,
     mode,
-    world: { id: world.id, stripe_api_base: world.stripe_api_base, key: world.key, zendesk_url: world.zendesk_url, mcp_url: world.mcp_url, tools_url: world.tools_url },
+    world: { id: world.id, stripe_api_base: world.stripe_api_base, key: world.key, zendesk_url: world.zendesk_url, mcp_url: world.mcp_url, tools_url: world.tools_url, ...(world.person_url ? { person_url: world.person_url } : {}) },
     run: { id: run.id, episode: ep.id, repetition: ep.repetition },
   };
   const call = await callAgent({ url: run.agentUrl, secret: run.agentSecret, timeoutMs: run.timeoutS * 1000, episode: ep.id, attempt: d.attempts }, body, fetcher);

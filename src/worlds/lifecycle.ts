@@ -11,6 +11,8 @@ import { requireScenario } from "../scenarios/resolve";
 import type { WorldDiff } from "../core/diff/types";
 import type { TraceRecord } from "../../durable-objects/protocol";
 import type { WorldEnd } from "../../durable-objects/world";
+import type { PersonState } from "../../durable-objects/person/conversation";
+import type { PersonSetup } from "../core/person/setup";
 
 export interface CreatedWorld {
   id: string;
@@ -22,6 +24,8 @@ export interface CreatedWorld {
   /** MCP (Streamable HTTP) and the plain JSON tool surface, both opened by the same key. */
   mcp_url: string;
   tools_url: string;
+  /** The person to talk to (POST <person_url>/respond), only when the world has one. */
+  person_url?: string;
 }
 
 export function worldEndpoints(origin: string): { stripe_api_base: string; zendesk_url: string; mcp_url: string; tools_url: string } {
@@ -34,6 +38,8 @@ export interface CreateWorldOptions {
   hash?: string;
   /** The world's id and key, when the request names them (an idempotent request: worldFromIdempotencyKey). */
   identity?: { id: string; key: string };
+  /** The person the agent talks to; absent or null for none. */
+  person?: PersonSetup | null;
 }
 
 /** Creates and registers a world; with `identity`, a repeat of the same creation answers the same world. */
@@ -43,7 +49,7 @@ export async function createWorld(env: Env, seed: SeedDocument, origin: string, 
   const hash = opts.hash ?? (await seedHash(seed));
   const stub = env.WORLD.getByName(id);
   // A library name becomes its document here, so a world stores the exact rules it runs under.
-  const identity = { worldId: id, keyHash: await sha256Hex(key), seedHash: hash, scenario: requireScenario(opts.scenario) };
+  const identity = { worldId: id, keyHash: await sha256Hex(key), seedHash: hash, scenario: requireScenario(opts.scenario), person: opts.person ?? null };
   // Most worlds are seeded with a seed their isolate has seeded before: try the snapshot first.
   const outcome = (await stub.initFromCache(identity)) ?? (await stub.init({ ...identity, seed }));
   if ("refused" in outcome) throw new WorldIdTaken(id, outcome.refused);
@@ -52,7 +58,7 @@ export async function createWorld(env: Env, seed: SeedDocument, origin: string, 
     .insert(worlds)
     .values({ id, seedName: seed.name, seedHash: hash, objects, createdAt: new Date(), runId: opts.runId ?? null })
     .onConflictDoNothing();
-  return { id, key, seed: { name: seed.name, hash }, objects, ...worldEndpoints(origin) };
+  return { id, key, seed: { name: seed.name, hash }, objects, ...worldEndpoints(origin), ...(opts.person ? { person_url: `${origin}/person/v1` } : {}) };
 }
 
 export interface DestroyedWorld {
@@ -61,6 +67,8 @@ export interface DestroyedWorld {
   trace: TraceRecord[];
   /** The world's final diff, when asked for (one call instead of a diff request before the delete). */
   diff: WorldDiff | null;
+  /** The person's setup and conversation as the world ended; null without a person. */
+  person: PersonState | null;
 }
 
 /** Archives the world's trace to R2 (traces/<world>.jsonl), then deletes its storage and marks it deleted. */
@@ -70,7 +78,7 @@ export async function destroyWorld(env: Env, id: string, opts: { diff?: boolean 
   const closed = (await env.WORLD.getByName(id).end({ archiveKey: traceKey, diff: opts.diff ?? false })) as WorldEnd | null;
   if (!closed) throw new WorldNotFound(id);
   await drizzle(env.DB).update(worlds).set({ deletedAt: new Date() }).where(eq(worlds.id, id));
-  return { trace_key: traceKey, trace: closed.trace, diff: closed.diff };
+  return { trace_key: traceKey, trace: closed.trace, diff: closed.diff, person: closed.person ?? null };
 }
 
 export class WorldNotFound extends Error {

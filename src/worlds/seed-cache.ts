@@ -5,6 +5,7 @@ import { parseSeed, seedHash, type SeedIssue } from "../core/seed/parse";
 import type { SeedDocument } from "../core/seed/schema";
 import { sha256Hex } from "../core/util/canonical";
 import { BoundedLru } from "../core/util/lru";
+import type { PersonSetup } from "../core/person/setup";
 import { moneyIndex, SeedConsistencyError } from "../../durable-objects/stripe/resources/money/seed-index";
 
 export type PreparedSeed = { ok: true; seed: SeedDocument; hash: string } | { ok: false; issues: SeedIssue[] };
@@ -39,6 +40,7 @@ export interface PreparedRequest {
   seed: SeedDocument;
   hash: string;
   scenario: unknown;
+  person?: PersonSetup | null;
 }
 
 const requests = new BoundedLru<string, PreparedRequest>(MAX_ENTRIES, MAX_CHARS);

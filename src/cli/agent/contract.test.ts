@@ -14,6 +14,12 @@ describe("the agent's environment", () => {
       WORLDS_TOOLS_KEY: "sk_test_key",
     });
     expect(env.WORLDS_TASK_JSON).toBeUndefined();
+    expect(env.WORLDS_PERSON_URL).toBeUndefined();
+  });
+
+  it("names the person only when the world has one", () => {
+    const env = agentEnv({ ...world, person_url: "http://127.0.0.1:9/person/v1" }, "http://127.0.0.1:9", '{"id":1}');
+    expect(env.WORLDS_PERSON_URL).toBe("http://127.0.0.1:9/person/v1");
   });
 
   it("derives the tool URLs from the server's when an older server does not name them", () => {

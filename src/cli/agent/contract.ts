@@ -13,6 +13,8 @@ export function agentEnv(world: CreatedWorld, serverUrl: string, task: string | 
     WORLDS_MCP_URL: world.mcp_url ?? `${serverUrl}/mcp`,
     WORLDS_TOOLS_URL: world.tools_url ?? `${serverUrl}/tools/v1`,
     WORLDS_TOOLS_KEY: world.key,
+    // Only a world with a person: its absence tells the agent there is nobody to talk to.
+    ...(world.person_url ? { WORLDS_PERSON_URL: world.person_url } : {}),
     WORLDS_URL: serverUrl,
     WORLDS_WORLD_ID: world.id,
     ...(task === null ? {} : { WORLDS_TASK_JSON: task }),

@@ -62,6 +62,8 @@ export interface AgentRequestBody {
     /** The world's tools over MCP (Streamable HTTP) and as plain JSON (GET list, POST call); `key` as Bearer. */
     mcp_url: string;
     tools_url: string;
+    /** The person to talk to (POST <person_url>/respond {said} -> {reply, done}); only when the task has one. */
+    person_url?: string;
   };
   run: { id: string; episode: string; repetition: number };
 }

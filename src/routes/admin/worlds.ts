@@ -11,12 +11,16 @@ import { worldFromIdempotencyKey } from "../../http/ids";
 import { resolveScenario } from "../../scenarios/resolve";
 import { parseJsonBody } from "./body";
 import { adminError } from "./errors";
+import { personRequest } from "../../core/person/setup";
+import { checkPersonModel } from "./person-check";
 
 export const worldsRoutes = new Hono<AppEnv>();
 
 const createBody = z.strictObject({
   seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())]),
   scenario: z.union([z.string(), z.record(z.string(), z.unknown()), z.null()]).optional(),
+  /** A person for the agent to talk to at /person/v1 (docs/replay.md). */
+  person: personRequest.optional(),
 });
 
 // Idempotency-Key (optional): the same key names the same world, so a client that lost the answer to a
@@ -34,7 +38,7 @@ worldsRoutes.post("/", async (c) => {
   // A crash test creates many worlds from one request body; the same bytes skip parsing and validation.
   const bodyKey = await sha256Hex(text);
   const known = preparedRequest(bodyKey);
-  if (known) return created(c, () => createWorld(c.env, known.seed, new URL(c.req.url).origin, { scenario: known.scenario, hash: known.hash, identity }));
+  if (known) return created(c, () => createWorld(c.env, known.seed, new URL(c.req.url).origin, { scenario: known.scenario, hash: known.hash, identity, person: known.person }));
   const body = parseJsonBody(c, text, createBody);
   if (!body.ok) return body.response;
   const raw = typeof body.value.seed === "string" ? BUNDLED_SEEDS[body.value.seed] : body.value.seed;
@@ -43,8 +47,11 @@ worldsRoutes.post("/", async (c) => {
   if (!parsed.ok) return adminError(c, 400, "invalid_seed", `The seed document has ${parsed.issues.length} problem(s).`, parsed.issues);
   const scenario = resolveScenario(body.value.scenario);
   if (!scenario.ok) return adminError(c, scenario.status, scenario.code, scenario.message, scenario.issues);
-  rememberRequest(bodyKey, { seed: parsed.seed, hash: parsed.hash, scenario: scenario.scenario }, text.length);
-  return created(c, () => createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: scenario.scenario, hash: parsed.hash, identity }));
+  const person = body.value.person ?? null;
+  const unavailable = person && checkPersonModel(c.env, person.model);
+  if (unavailable) return adminError(c, 400, "person_unavailable", unavailable);
+  rememberRequest(bodyKey, { seed: parsed.seed, hash: parsed.hash, scenario: scenario.scenario, person }, text.length);
+  return created(c, () => createWorld(c.env, parsed.seed, new URL(c.req.url).origin, { scenario: scenario.scenario, hash: parsed.hash, identity, person }));
 });
 
 async function created(c: Context<AppEnv>, make: () => Promise<CreatedWorld>): Promise<Response> {
@@ -103,7 +110,7 @@ async function destroyAndAnswer(c: Context<AppEnv>, withContents: boolean): Prom
   if (!validId(id)) return notFound(c, id);
   try {
     const gone = await destroyWorld(c.env, id, { diff: withContents });
-    return c.json({ id, deleted: true, trace: gone.trace_key, ...(withContents ? { diff: gone.diff, trace_records: gone.trace } : {}) });
+    return c.json({ id, deleted: true, trace: gone.trace_key, ...(withContents ? { diff: gone.diff, trace_records: gone.trace, person: gone.person && { turns: gone.person.conversation.turns, done: gone.person.conversation.done } } : {}) });
   } catch (e) {
     if (e instanceof WorldNotFound) return notFound(c, id);
     throw e;
