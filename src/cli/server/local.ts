@@ -31,6 +31,8 @@ export interface LocalServerOptions {
   onRuntimeLine?: (line: string) => void;
   /** Each step of the start as it ends, with the time since this process started (`worlds serve --verbose`). */
   onPhase?: (phase: StartPhase, msSinceProcessStart: number) => void;
+  /** Where the model keys and base URLs the Worker gets are read (the judge, the person); default process.env. */
+  modelEnv?: Record<string, string | undefined>;
 }
 
 export type StartPhase = "miniflare loaded" | "runtime started" | "database migrated";
@@ -81,7 +83,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
   const mf = new Miniflare({
     ...workerOptions,
     // The judge of a hosted run calls its model from the Worker: the keys and base URLs in this environment are the local server's.
-    bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...pickModelEnv(process.env), WORLDS_TOKEN: token, COMPRESSION: "off", WORLDS_MIGRATIONS: readMigrations(join(root, "migrations")) },
+    bindings: { ...(workerOptions.bindings as Record<string, unknown> | undefined), ...pickModelEnv(opts.modelEnv ?? process.env), WORLDS_TOKEN: token, COMPRESSION: "off", WORLDS_MIGRATIONS: readMigrations(join(root, "migrations")) },
     ...workerModules(scriptPath),
     // Module names are paths relative to this root; Miniflare's default (the working directory) breaks when the
     // command runs in a project outside the package, as `worlds init` users do.
