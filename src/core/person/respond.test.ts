@@ -79,7 +79,8 @@ describe("the simulated person", () => {
 
   it("asks nothing when no fact is held back, and ends at the turn limit", async () => {
     const { model, person } = setup();
-    const open = personSpec.parse({ brief: "A customer.", facts: [{ text: "You live in Lyon." }] });
+    const open = personSpec.parse({ brief: "A customer.", facts: ["You live in Lyon."] });
+    expect(open.facts).toEqual([{ text: "You live in Lyon." }]);
     const r = await respondAsPerson({ spec: open, opening: null, conversation: openConversation(null), said: "Hello", person, turnLimit: 1 });
     expect(r).toMatchObject({ ok: true, done: true });
     expect(model.received().map((x) => x.rule)).toEqual(["reply"]);

@@ -13,11 +13,15 @@ export const MAX_SAID_CHARS = 32 * 1024;
 export const DEFAULT_PERSON_TURN_LIMIT = 20;
 export const MAX_PERSON_TURN_LIMIT = 100;
 
-export const personFact = z.looseObject({
-  text: z.string().trim().min(1, "a fact needs its text").max(MAX_FACT_CHARS),
-  /** "when_asked": said only once the agent asks for it; anything else (or nothing): said freely. */
-  disclose: z.string().max(64).optional(),
-});
+/** A fact is its text, or {text, disclose}; a bare string is said freely. */
+export const personFact = z.preprocess(
+  (v) => (typeof v === "string" ? { text: v } : v),
+  z.looseObject({
+    text: z.string().trim().min(1, "a fact needs its text").max(MAX_FACT_CHARS),
+    /** "when_asked": said only once the agent asks for it; "always", anything else or nothing: said freely. */
+    disclose: z.string().max(64).optional(),
+  }),
+);
 
 export const personSpec = z.looseObject({
   brief: z.string().trim().min(1, "the person needs a brief").max(MAX_BRIEF_CHARS),
