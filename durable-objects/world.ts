@@ -65,6 +65,8 @@ export interface WorldInfo {
 type TraceRow = [string, string, string, string, string, string, number, string, number, string | null, string | null];
 const TRACE_BATCH = 64;
 const TRACE_FLUSH_MS = 250;
+/** Unreadable tool arguments are kept in the trace up to this many characters (enough to show what was wrong). */
+const UNREADABLE_TRACE_CHARS = 4096;
 
 const ROLLBACK = Symbol("rollback");
 /**
@@ -278,7 +280,9 @@ export class World extends DurableObject {
     const generation = this.store.generation;
     this.store.beginRequest(call.requestId);
     try {
-      outcome = catalogue
+      outcome = call.unreadable
+        ? { ok: false, error: { code: "invalid_arguments", message: call.unreadable.message } }
+        : catalogue
         ? catalogue.call(ctx, call.name, call.arguments)
         : { ok: false, error: { code: "unavailable", message: `This world's kind (${this.store.meta(KIND_META)}) offers no tools on this server.` } };
     } catch (e) {
@@ -286,7 +290,8 @@ export class World extends DurableObject {
       outcome = { ok: false, error: { code: "unavailable", message: `The tool ${call.name} failed inside the world: ${(e as Error).message}` } };
     }
     const status = outcome.ok ? 200 : TOOL_ERROR_STATUS[outcome.error.code];
-    const row: TraceRow = [call.requestId, TOOLS_TRACE_SERVICE, TOOLS_TRACE_METHOD, call.name, `via=${call.via}`, JSON.stringify(call.arguments), status, JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error }), 0, null, null];
+    const argumentsText = call.unreadable ? call.unreadable.text.slice(0, UNREADABLE_TRACE_CHARS) : JSON.stringify(call.arguments);
+    const row: TraceRow = [call.requestId, TOOLS_TRACE_SERVICE, TOOLS_TRACE_METHOD, call.name, `via=${call.via}`, argumentsText, status, JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error }), 0, null, null];
     // Like a GET: a call that changed nothing is buffered; anything else is traced at once, in order.
     this.recordTrace(row, this.store.generation === generation && scenario === null);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));

@@ -13,6 +13,10 @@ export interface ToolCallRequest {
   /** Scheme + host the agent used, for URLs in results. */
   origin: string;
   via: ToolSurface;
+  /** Arguments the surface could not read as an object (a model's malformed JSON text): the world answers
+   *  invalid_arguments without calling the tool, and traces the call with the text as sent, so the grader sees
+   *  the malformed call like any other. */
+  unreadable?: { text: string; message: string };
 }
 
 /** The trace's service name for tool calls, beside the REST twins' stripe and helpdesk, in every world kind. */

@@ -52,17 +52,12 @@ toolsRoutes.post("/tools/v1/call", async (c) => {
     const where = issue?.path.length ? issue.path.join(".") : "the body";
     return refuse(c, "invalid_request", `${where}: ${issue?.message ?? "invalid"}. The body is {"name": "<tool>", "arguments": {...}}.`);
   }
-  let args: unknown = body.data.arguments ?? {};
-  if (typeof args === "string") {
-    const parsed = args.trim() === "" ? ({ ok: true, value: {} } as const) : parseJson(args, "arguments");
-    if (!parsed.ok) return c.json(jsonToolError("invalid_arguments", parsed.message).body, 422);
-    args = parsed.value;
-  }
-  if (!args || typeof args !== "object" || Array.isArray(args)) return c.json(jsonToolError("invalid_arguments", "arguments must be a JSON object of the tool's parameters.").body, 422);
+  const args = readArguments(body.data.arguments);
   const outcome = (await world.stub.toolCall({
     keyHash: world.keyHash,
     name: body.data.name,
-    arguments: args as Record<string, unknown>,
+    arguments: args.ok ? args.value : {},
+    ...(args.ok ? {} : { unreadable: args.unreadable }),
     requestId: newRequestId(),
     origin: new URL(c.req.url).origin,
     via: "json",
@@ -72,6 +67,18 @@ toolsRoutes.post("/tools/v1/call", async (c) => {
   const err = jsonToolError(outcome.error.code, outcome.error.message);
   return new Response(JSON.stringify(err.body), { status: err.status, headers: { "content-type": "application/json" } });
 });
+
+/** The call's arguments as an object, or, when they are not one, what was sent and why it cannot be read. */
+function readArguments(raw: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; unreadable: { text: string; message: string } } {
+  let args: unknown = raw ?? {};
+  if (typeof raw === "string") {
+    const parsed = raw.trim() === "" ? ({ ok: true, value: {} } as const) : parseJson(raw, "arguments");
+    if (!parsed.ok) return { ok: false, unreadable: { text: raw, message: parsed.message } };
+    args = parsed.value;
+  }
+  if (!args || typeof args !== "object" || Array.isArray(args)) return { ok: false, unreadable: { text: typeof raw === "string" ? raw : JSON.stringify(raw), message: "arguments must be a JSON object of the tool's parameters." } };
+  return { ok: true, value: args as Record<string, unknown> };
+}
 
 toolsRoutes.all("/tools/v1/list", (c) => refuse(c, "method_not_allowed", "Use GET /tools/v1/list?format=openai|anthropic|mcp."));
 toolsRoutes.all("/tools/v1/call", (c) => refuse(c, "method_not_allowed", 'Use POST /tools/v1/call with {"name": "<tool>", "arguments": {...}}.'));

@@ -4,6 +4,7 @@ import type { Env } from "../env";
 import { parseSeed } from "../core/seed/parse";
 import type { SeedDocument } from "../core/seed/schema";
 import { rubricDocument, type RubricDocument } from "../core/rubric/schema";
+import { parseToolsRunPlan, type ToolsRunPlan } from "../core/tools/run/plan";
 
 const JSON_TYPE = { contentType: "application/json" };
 
@@ -18,6 +19,7 @@ export class ArtifactError extends Error {}
 
 const seeds = new Map<string, SeedDocument>();
 const rubrics = new Map<string, RubricDocument>();
+const toolsPlans = new Map<string, ToolsRunPlan>();
 const CACHE_LIMIT = 4;
 
 function remember<T>(cache: Map<string, T>, key: string, value: T): T {
@@ -42,6 +44,15 @@ export async function loadRubric(env: Env, key: string): Promise<RubricDocument>
   const parsed = rubricDocument.safeParse(await readJson(env.ARTIFACTS, key));
   if (!parsed.success) throw new ArtifactError(`${key} is not a valid rubric: ${parsed.error.issues[0]?.message ?? ""}`);
   return remember(rubrics, key, parsed.data);
+}
+
+/** A tools run's plan (its generated tasks), stored by putContent under the run's seed key. */
+export async function loadToolsPlan(env: Env, key: string): Promise<ToolsRunPlan> {
+  const hit = toolsPlans.get(key);
+  if (hit) return hit;
+  const parsed = parseToolsRunPlan(await readJson(env.ARTIFACTS, key));
+  if (!parsed.ok) throw new ArtifactError(`${key} is not a valid tools plan: ${parsed.message}`);
+  return remember(toolsPlans, key, parsed.plan);
 }
 
 async function readJson(bucket: R2Bucket, key: string): Promise<unknown> {

@@ -5,7 +5,8 @@
 import type { Env } from "../env";
 import { planRun, selectRubric, type RunMode, type RunPlan } from "../core/runs/index";
 import type { RubricDocument } from "../core/rubric/schema";
-import { loadRubric, loadSeed } from "./artifacts";
+import { loadRubric, loadSeed, loadToolsPlan } from "./artifacts";
+import type { ToolsRunPlan } from "../core/tools/run/plan";
 import { runPlanJson, type RunPlanJson } from "./plan-json";
 import { database, getRun, type RunRow } from "./store";
 
@@ -16,9 +17,8 @@ export interface RunFacts {
   rubric: RubricDocument;
 }
 
-export interface RunContext extends RunFacts {
-  plan: RunPlan;
-}
+/** An account run builds worlds from its seed; a tools run from each task's own block in its plan. */
+export type RunContext = RunFacts & ({ kind: "account"; plan: RunPlan } | { kind: "tools"; tools: ToolsRunPlan });
 
 const facts = new Map<string, Omit<RunFacts, "run">>();
 const plans = new Map<string, RunPlan>();
@@ -47,10 +47,11 @@ export async function runFacts(env: Env, runId: string): Promise<RunFacts> {
 
 export async function runContext(env: Env, runId: string): Promise<RunContext> {
   const f = await runFacts(env, runId);
+  if (f.meta.kind === "tools") return { ...f, kind: "tools", tools: await loadToolsPlan(env, f.run.seedKey) };
   const cached = plans.get(runId);
-  if (cached) return { ...f, plan: cached };
+  if (cached) return { ...f, kind: "account", plan: cached };
   const seed = await loadSeed(env, f.run.seedKey);
   const planned = planRun(seed, f.rubric, []);
   if (!planned.ok) throw new Error(`run ${runId}: ${planned.message}`);
-  return { ...f, plan: remember(plans, runId, planned.plan) };
+  return { ...f, kind: "account", plan: remember(plans, runId, planned.plan) };
 }

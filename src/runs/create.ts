@@ -1,9 +1,13 @@
-// Starting a hosted run (POST /admin/runs, and every webhook delivery that carries a ticket): compile the tasks,
-// store the built seed and rubric under their hashes, write the run and its episodes to D1 in one batch, then
+// Starting a hosted run (POST /admin/runs, and every webhook delivery that carries a ticket): compile the tasks
+// (an account run) or generate them from the team's tools (a tools run), store the seed (or the tools plan) and
+// the rubric under their hashes, write the run and its episodes to D1 in one batch, then
 // put one small message per episode on the queue.
 import { resolveScenario } from "../scenarios/resolve";
 import type { Env } from "../env";
-import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_S, episodeId, episodeJobs, planRun, type RunRequest } from "../core/runs/index";
+import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_S, episodeId, episodeJobs, planRun, type EpisodeJob, type RunMode, type RunRequest } from "../core/runs/index";
+import type { RubricDocument } from "../core/rubric/schema";
+import type { HostedToolsRequest } from "../core/tools/run/request";
+import { prepareToolsRun } from "./tools/prepare";
 import { randomToken } from "../http/ids";
 import { putContent } from "./artifacts";
 import { rubricKey, seedKey } from "./keys";
@@ -27,54 +31,63 @@ export interface RunOrigin {
   trigger?: RunPlanJson["trigger"];
 }
 
+/** What either kind of run stores before its episodes are queued. */
+interface PreparedRun {
+  kind: "account" | "tools";
+  file: string;
+  hashes: { file: string; seed: string; rubric: string };
+  /** Stored at seeds/<hashes.seed>.json: the account seed, or a tools run's plan (its generated tasks). */
+  seed: unknown;
+  rubric: RubricDocument;
+  mode: RunMode;
+  k: number;
+  only: string[];
+  taskCount: number;
+  jobs: EpisodeJob[];
+  scenario: RunPlanJson["scenario"];
+  summary: string | null;
+}
+
+type Prepared = { ok: true; value: PreparedRun } | Extract<CreateRunOutcome, { ok: false }>;
+
 export async function createRun(env: Env, req: RunRequest, from: RunOrigin, now = Date.now()): Promise<CreateRunOutcome> {
-  const file = req.tasks_file ?? "tasks.yaml";
-  const resolved = await resolveTasks(req.tasks, file);
-  if (!resolved.ok) return resolved;
-  const { seed, rubric, hashes } = resolved.value;
-  const mode = req.mode ?? resolved.value.file?.mode ?? "isolated";
-  const k = req.runs ?? resolved.value.file?.runs ?? DEFAULT_RUNS;
-  const only = req.task ?? [];
-  const planned = planRun(seed, { ...rubric, mode }, only);
-  if (!planned.ok) return { ok: false, status: 400, code: "unknown_task", message: planned.message };
-  const jobs = episodeJobs(mode, k, planned.plan.tasks);
-  // A scenario the server does not hold would fail every episode's world; refuse the run before it starts.
-  const scenarioRef = req.scenario ?? resolved.value.file?.scenario ?? null;
-  const scenario = resolveScenario(scenarioRef);
-  if (!scenario.ok) return { ok: false, status: scenario.status === 404 ? 400 : scenario.status, code: scenario.code, message: scenario.message };
+  const prepared = req.tools ? await prepareTools(req, req.tools) : await prepareAccount(req);
+  if (!prepared.ok) return prepared;
+  const p = prepared.value;
 
   // A judge the server cannot run (no key for its provider) refuses the run before anything is stored.
   const judge = await prepareRunJudge(env, req.judge);
   if (!judge.ok) return judge;
 
-  await Promise.all([putContent(env.ARTIFACTS, seedKey(hashes.seed), seed), putContent(env.ARTIFACTS, rubricKey(hashes.rubric), rubric)]);
+  await Promise.all([putContent(env.ARTIFACTS, seedKey(p.hashes.seed), p.seed), putContent(env.ARTIFACTS, rubricKey(p.hashes.rubric), p.rubric)]);
 
   const runId = newRunId();
   const meta: RunPlanJson = {
-    file,
-    hashes,
-    only,
-    scenario: scenarioRef,
+    kind: p.kind,
+    file: p.file,
+    hashes: p.hashes,
+    only: p.only,
+    scenario: p.scenario,
     replay_flags: [...(req.mode ? ["--mode", req.mode] : []), ...(req.timeout_s ? ["--timeout", String(req.timeout_s)] : [])],
     trigger: from.trigger ?? null,
     judge: judge.stored,
   };
-  const rows: NewEpisodeRow[] = jobs.map((job) => ({ id: episodeId(runId, job), runId, repetition: job.repetition, task: job.position, status: "pending", seq: job.seq }));
+  const rows: NewEpisodeRow[] = p.jobs.map((job) => ({ id: episodeId(runId, job), runId, repetition: job.repetition, task: job.position, status: "pending", seq: job.seq }));
   const db = database(env.DB);
   await insertRun(
     db,
     {
       id: runId,
       status: "running",
-      mode,
+      mode: p.mode,
       source: from.source,
-      k,
-      taskCount: planned.plan.tasks.length,
-      episodesTotal: jobs.length,
-      seedKey: seedKey(hashes.seed),
-      rubricKey: rubricKey(hashes.rubric),
-      tasksFile: file,
-      tasksHash: hashes.file,
+      k: p.k,
+      taskCount: p.taskCount,
+      episodesTotal: p.jobs.length,
+      seedKey: seedKey(p.hashes.seed),
+      rubricKey: rubricKey(p.hashes.rubric),
+      tasksFile: p.file,
+      tasksHash: p.hashes.file,
       agentUrl: req.agent.url,
       agentSecret: req.agent.secret,
       concurrency: req.concurrency ?? DEFAULT_CONCURRENCY,
@@ -93,5 +106,34 @@ export async function createRun(env: Env, req: RunRequest, from: RunOrigin, now 
     await failRun(db, runId, `the episodes could not be queued: ${(e as Error).message}`, Date.now());
     return { ok: false, status: 503, code: "queue_unavailable", message: `Run ${runId} could not be queued: ${(e as Error).message}. Try again.` };
   }
-  return { ok: true, runId, episodes: jobs.length, summary: resolved.value.summary };
+  return { ok: true, runId, episodes: p.jobs.length, summary: p.summary };
+}
+
+async function prepareAccount(req: RunRequest): Promise<Prepared> {
+  const file = req.tasks_file ?? "tasks.yaml";
+  const resolved = await resolveTasks(req.tasks!, file);
+  if (!resolved.ok) return resolved;
+  const { seed, rubric, hashes } = resolved.value;
+  const mode = req.mode ?? resolved.value.file?.mode ?? "isolated";
+  const k = req.runs ?? resolved.value.file?.runs ?? DEFAULT_RUNS;
+  const only = req.task ?? [];
+  const planned = planRun(seed, { ...rubric, mode }, only);
+  if (!planned.ok) return { ok: false, status: 400, code: "unknown_task", message: planned.message };
+  // A scenario the server does not hold would fail every episode's world; refuse the run before it starts.
+  const scenarioRef = req.scenario ?? resolved.value.file?.scenario ?? null;
+  const scenario = resolveScenario(scenarioRef);
+  if (!scenario.ok) return { ok: false, status: scenario.status === 404 ? 400 : scenario.status, code: scenario.code, message: scenario.message };
+  const jobs = episodeJobs(mode, k, planned.plan.tasks);
+  return { ok: true, value: { kind: "account", file, hashes, seed, rubric, mode, k, only, taskCount: planned.plan.tasks.length, jobs, scenario: scenarioRef, summary: resolved.value.summary } };
+}
+
+/** Every task once per repetition, each in its own world (a tools run is always isolated). */
+async function prepareTools(req: RunRequest, tools: HostedToolsRequest): Promise<Prepared> {
+  const prepared = await prepareToolsRun(tools, req.task ?? []);
+  if (!prepared.ok) return prepared;
+  const { file, plan, rubric, hashes, summary } = prepared.value;
+  const k = req.runs ?? DEFAULT_RUNS;
+  const jobs: EpisodeJob[] = [];
+  for (let repetition = 1; repetition <= k; repetition++) plan.tasks.forEach((_, i) => jobs.push({ seq: jobs.length + 1, repetition, position: i + 1, tickets: [i + 1] }));
+  return { ok: true, value: { kind: "tools", file, hashes, seed: plan, rubric, mode: "isolated", k, only: [], taskCount: plan.tasks.length, jobs, scenario: null, summary } };
 }

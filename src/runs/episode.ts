@@ -7,6 +7,8 @@ import type { AgentOutcome } from "../core/results/index";
 import { episodeNote, episodeSeed, gradedRecord, gradeEpisode, infraRecord, summarizeTraffic, trialCounts, type AgentRequestBody, type Credits } from "../core/runs/index";
 import type { EpisodeRecordInput } from "../core/results/index";
 import type { WorldGrade } from "../core/grader/index";
+import type { EpisodeWork } from "./work";
+import { toolsWork } from "./tools/episode";
 import { createWorld } from "../worlds/lifecycle";
 import { callAgent } from "./agent";
 import { backoffSeconds, CLAIM_GRACE_MS, DEFER_SECONDS, EPISODE_MAX_DELIVERIES, INLINE_RECORD_LIMIT } from "./config";
@@ -84,13 +86,13 @@ const stageOf = (e: unknown): EpisodeError["stage"] => (e instanceof StageError 
 
 async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery, claim: string, fetcher: typeof fetch, onWorld: (id: string) => void): Promise<Disposition> {
   const db = database(env.DB);
-  const { run, plan, mode } = ctx;
-  const tickets = mode === "isolated" ? [ep.task] : plan.tasks.map((t) => t.ticket.id);
+  const { run } = ctx;
+  const work = ctx.kind === "tools" ? toolsWork(ctx, ep) : accountWork(env, ctx, ep, fetcher);
   const origin = run.origin ?? "";
 
   let world;
   try {
-    world = await createWorld(env, episodeSeed(plan, { tickets }, mode), origin, { scenario: ctx.meta.scenario, runId: run.id });
+    world = await createWorld(env, work.seed, origin, { scenario: ctx.meta.scenario, runId: run.id });
   } catch (e) {
     throw new StageError("world_create", (e as Error).message);
   }
@@ -101,10 +103,9 @@ async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery
     return ACK;
   }
 
-  const task = mode === "isolated" ? plan.tasks.find((t) => t.ticket.id === ep.task)?.task ?? null : null;
   const body: AgentRequestBody = {
-    task,
-    mode,
+    ...work.assignment,
+    mode: ctx.mode,
     world: { id: world.id, stripe_api_base: world.stripe_api_base, key: world.key, zendesk_url: world.zendesk_url, mcp_url: world.mcp_url, tools_url: world.tools_url, ...(world.person_url ? { person_url: world.person_url } : {}) },
     run: { id: run.id, episode: ep.id, repetition: ep.repetition },
   };
@@ -119,31 +120,16 @@ async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery
   const agent: AgentOutcome = call.ok
     ? { exit_code: 0, signal: null, timed_out: false, start_error: null, error: null, duration_ms: call.durationMs }
     : { exit_code: null, signal: null, timed_out: call.timedOut, start_error: null, error: call.error, duration_ms: call.durationMs };
-  const reply = call.ok ? call.reply : "";
 
   const stub = env.WORLD.getByName(world.id);
   const [diff, trace] = await Promise.all([stub.diff(), stub.traceRecords()]);
-  const traffic = summarizeTraffic(trace);
-  let grade: WorldGrade | null = null;
-  let record: EpisodeRecordInput;
-  let infra: EpisodeError | null = null;
-  try {
-    grade = gradeEpisode(plan.rubric, plan.objects, mode, tickets, diff, reply);
-    record = gradedRecord({ repetition: ep.repetition, tickets, mode, world: world.id, agent, reply, replyBytes: call.ok ? call.replyBytes : null, grade, diff, traffic });
-  } catch (e) {
-    // The grader failing on this world is not transient: the same diff fails the same way on every attempt.
-    infra = { stage: "grade", message: (e as Error).message };
-    record = infraRecord(ep.repetition, tickets, world.id, infra, agent, traffic);
-  }
-
-  // The judge reads the graded world and the reply; its problems are recorded on the tasks, never thrown.
-  if (ctx.meta.judge && grade && !infra) await judgeHostedEpisode(env, run.id, ctx.meta.judge, plan, mode, record, grade, diff, reply, fetcher);
+  const end = await work.grade({ world: world.id, diff, trace, agent, reply: call.ok ? call.reply : "", replyBytes: call.ok ? call.replyBytes : null });
 
   const tKey = traceKey(run.id, ep.seq);
   const lines = trace.map((t) => JSON.stringify(t)).join("\n");
   await env.ARTIFACTS.put(tKey, lines ? lines + "\n" : "", { httpMetadata: { contentType: "application/x-ndjson" }, customMetadata: { run: run.id, episode: ep.id, world: world.id } });
 
-  const stored: StoredEpisode = { record, credits: grade ? { total: grade.credits.total, count: grade.credits.count } : null };
+  const stored: StoredEpisode = { record: end.record, credits: end.credits };
   let resultJson = JSON.stringify(stored);
   if (resultJson.length > INLINE_RECORD_LIMIT) {
     const key = episodeRecordKey(run.id, ep.seq);
@@ -153,21 +139,47 @@ async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery
   // The world goes before the result is written, so a finished run never has worlds still open; dying in
   // between only means the next delivery runs the episode again in a fresh world.
   await discardWorld(env, world.id);
-  const counts = trialCounts(grade);
   const written = await finishEpisode(db, ep.id, claim, {
-    status: infra ? "infra_error" : "done",
+    status: end.infra ? "infra_error" : "done",
     resultJson,
-    passed: counts.passed,
-    graded: counts.graded,
-    note: episodeNote(grade, record),
+    passed: end.passed,
+    graded: end.graded,
+    note: end.note,
     traceKey: tKey,
     worldId: world.id,
-    error: infra,
+    error: end.infra,
     now: Date.now(),
   });
   if (!written) return ACK;
   await maybeFinishRun(env, run.id);
   return ACK;
+}
+
+/** An account episode: its ticket(s) from the run's seed, graded against the key, then judged if the run has a judge. */
+function accountWork(env: Env, ctx: Extract<RunContext, { kind: "account" }>, ep: EpisodeRow, fetcher: typeof fetch): EpisodeWork {
+  const { plan, mode, run } = ctx;
+  const tickets = mode === "isolated" ? [ep.task] : plan.tasks.map((t) => t.ticket.id);
+  return {
+    tickets,
+    seed: episodeSeed(plan, { tickets }, mode),
+    assignment: { kind: "account", task: mode === "isolated" ? (plan.tasks.find((t) => t.ticket.id === ep.task)?.task ?? null) : null },
+    async grade(end) {
+      const traffic = summarizeTraffic(end.trace);
+      let grade: WorldGrade | null = null;
+      let record: EpisodeRecordInput;
+      let infra: EpisodeError | null = null;
+      try {
+        grade = gradeEpisode(plan.rubric, plan.objects, mode, tickets, end.diff, end.reply);
+        record = gradedRecord({ repetition: ep.repetition, tickets, mode, world: end.world, agent: end.agent, reply: end.reply, replyBytes: end.replyBytes, grade, diff: end.diff, traffic });
+      } catch (e) {
+        infra = { stage: "grade", message: (e as Error).message };
+        record = infraRecord(ep.repetition, tickets, end.world, infra, end.agent, traffic);
+      }
+      // The judge reads the graded world and the reply; its problems are recorded on the tasks, never thrown.
+      if (ctx.meta.judge && grade && !infra) await judgeHostedEpisode(env, run.id, ctx.meta.judge, plan, mode, record, grade, end.diff, end.reply, fetcher);
+      return { record, credits: grade ? { total: grade.credits.total, count: grade.credits.count } : null, infra, ...trialCounts(grade), note: episodeNote(grade, record) };
+    },
+  };
 }
 
 /** A delivery for a finished episode: remove a world a crashed attempt may have left, finish the run if due. */

@@ -33,6 +33,7 @@ export async function maybeFinishRun(env: Env, runId: string): Promise<boolean> 
     const stored = await Promise.all(rows.map((r) => storedEpisode(env, r)));
     results = hostedResults({
       runId,
+      kind: ctx.meta.kind,
       origin: ctx.run.origin ?? "",
       agentUrl: ctx.run.agentUrl,
       mode: ctx.mode,

@@ -37,7 +37,7 @@ export async function importRun(env: Env, body: RunImportBody, now = Date.now())
   const text = JSON.stringify(r);
   if (text.length > INLINE_RESULTS_MAX) await env.ARTIFACTS.put(resultsKey(body.run_id), text, { httpMetadata: { contentType: "application/json" } });
 
-  const meta: RunPlanJson = { file: r.tasks.file, hashes: { file: r.tasks.hashes.file, seed: r.tasks.hashes.seed, rubric: hash }, only: body.only, scenario: null, replay_flags: [], trigger: null };
+  const meta: RunPlanJson = { kind: "account", file: r.tasks.file, hashes: { file: r.tasks.hashes.file, seed: r.tasks.hashes.seed, rubric: hash }, only: body.only, scenario: null, replay_flags: [], trigger: null };
   const rows: NewEpisodeRow[] = body.episodes.map((e) => ({
     id: episodeId(body.run_id, { repetition: e.repetition, position: e.position }),
     runId: body.run_id,

@@ -19,7 +19,7 @@ export interface ResolvedTasks {
 
 export type ResolveOutcome = { ok: true; value: ResolvedTasks } | { ok: false; status: 400 | 404; code: string; message: string; issues?: unknown };
 
-export async function resolveTasks(tasks: RunRequest["tasks"], fileName: string): Promise<ResolveOutcome> {
+export async function resolveTasks(tasks: NonNullable<RunRequest["tasks"]>, fileName: string): Promise<ResolveOutcome> {
   return typeof tasks === "string" ? compileText(tasks, fileName) : checkPair(tasks.seed, tasks.rubric);
 }
 

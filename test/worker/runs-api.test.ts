@@ -40,7 +40,7 @@ describe("POST /admin/runs", () => {
 
   it("records what a failing agent did: a missed refund is policy_failed with the replay line for --agent-url", async () => {
     // Looks the customer up (so the twin sees traffic) and does nothing else.
-    agent = mockAgent(replyWith(async (b) => (await twinOf(b.world).get(`/v1/customers?email=${encodeURIComponent(b.task!.requester.email)}`), "Thanks, a colleague will look at this.")));
+    agent = mockAgent(replyWith(async (b) => (await twinOf(b.world).get(`/v1/customers?email=${encodeURIComponent(b.kind === "account" ? b.task!.requester.email : "")}`), "Thanks, a colleague will look at this.")));
     const posted = await postRun({ tasks: SELFTEST_TASKS, tasks_file: "selftest.tasks.yaml", runs: 1, task: ["SELF-1"] });
     const done = await waitForRun(posted.body.run_id!);
     expect(done.results.status).toBe("policy_failed");

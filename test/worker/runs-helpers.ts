@@ -59,7 +59,8 @@ type Obj = Record<string, unknown>;
 
 /** The careful agent's rules, as an HTTP agent: refunds a duplicate, schedules a cancellation, otherwise only answers. */
 export async function carefulAgent(body: AgentRequestBody): Promise<string> {
-  const task = body.task!;
+  if (body.kind !== "account" || !body.task) throw new Error(`the careful agent works account tickets, not a ${body.kind} episode`);
+  const task = body.task;
   const twin = twinOf(body.world);
   const text = `${task.subject}\n${task.body}`.toLowerCase();
   const customers = (await twin.get(`/v1/customers?email=${encodeURIComponent(task.requester.email)}&limit=10`)).data as Obj[];

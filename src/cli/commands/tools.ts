@@ -12,6 +12,7 @@ import { toolsInit } from "../tools/init";
 import { DEFAULT_CONFIG, loadTools, ToolsConfigError } from "../tools/load";
 import { McpListError } from "../tools/mcp-list";
 import { buildToolsInput, runToolsTasks } from "../tools/run";
+import { runHostedTools } from "../tools/hosted";
 import { formLines, freeTextLines, refusalLines, setLine } from "../tools/summary";
 import { reportFlagError } from "./errors";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
@@ -66,6 +67,7 @@ const RUN_DEFS: FlagDefs = {
   json: { kind: "switch", help: "print the results JSON instead of text" },
   ...MODEL_AGENT_FLAG_DEFS,
   "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
+  "agent-url": { kind: "value", placeholder: "URL", help: "a hosted run: the server calls this HTTP agent (signed with $WORLDS_AGENT_SECRET) instead of a command" },
 };
 const RUN_SCHEMA = z.strictObject({
   config: flag.text().optional(),
@@ -83,13 +85,14 @@ const RUN_SCHEMA = z.strictObject({
   json: flag.switch(),
   ...MODEL_AGENT_FLAG_SHAPE,
   "model-prices": flag.text().optional(),
+  "agent-url": flag.url().optional(),
 });
 
 const USAGE: Record<string, string> = {
   init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--force] [--config PATH]",
   doctor: "worlds tools doctor [--config PATH] [--offline]",
   generate: "worlds tools generate [--config PATH]",
-  run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
+  run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --agent-url URL (hosted; needs --url or --server auto, and WORLDS_AGENT_SECRET) | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
 };
 
 export const tools: Command = {
@@ -173,8 +176,9 @@ async function run(argv: string[]): Promise<number> {
   }
   const stray = strayModelFlag(f);
   if (stray) throw new FlagError("tools run", `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
+  if (f["agent-url"]) return hostedRun(f, f["agent-url"], t, runs, a.command ?? []);
   if (f.model !== undefined && a.command?.length) throw new FlagError("tools run", "--model and an agent command after '--' name two agents; pick one.");
-  if (f.model === undefined && !a.command?.length) throw new FlagError("tools run", "no agent command: put it after '--', e.g. worlds tools run --server auto -- node my-agent.mjs (or --model P:M for the built-in model agent)");
+  if (f.model === undefined && !a.command?.length) throw new FlagError("tools run", "no agent command: put it after '--', e.g. worlds tools run --server auto -- node my-agent.mjs (or --model P:M for the built-in model agent, or --agent-url URL for an HTTP agent)");
   let modelAgent: ModelAgent | null = null;
   if (f.model !== undefined) {
     const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? 2 });
@@ -212,3 +216,54 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
+
+type RunFlags = z.infer<typeof RUN_SCHEMA>;
+
+/** `--agent-url`: the server runs the episodes from its queue against the HTTP agent; this command follows. */
+async function hostedRun(f: RunFlags, agentUrl: string, t: Awaited<ReturnType<typeof loadTools>>, runs: number, command: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (command.length) throw new FlagError("tools run", "--agent-url and an agent command after '--' name two agents; pick one.");
+  if (f.model !== undefined) throw new FlagError("tools run", "--model and --agent-url name two agents; pick one.");
+  const secret = env.WORLDS_AGENT_SECRET ?? "";
+  const url = f.url ?? env.WORLDS_URL;
+  const token = f.token ?? env.WORLDS_TOKEN;
+  const missing: string[] = [];
+  if (f.server !== "auto") {
+    if (!url) missing.push("the server (--url or WORLDS_URL)");
+    if (!token) missing.push("its admin token (--token or WORLDS_TOKEN)");
+  }
+  if (secret.length < 16) missing.push(`${secret ? "a longer WORLDS_AGENT_SECRET" : "WORLDS_AGENT_SECRET"} (at least 16 characters; it signs every request to the agent)`);
+  if (missing.length) return fail("run", `a hosted run (--agent-url) needs ${missing.join(", ")}\nnext: e.g. WORLDS_AGENT_SECRET=$(openssl rand -hex 16) worlds tools run --url URL --token T --agent-url AGENT_URL (docs/hosted-runs.md)`);
+  checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
+  const interrupt = trapSignals();
+  let server;
+  try {
+    server = await connectServer({ auto: f.server === "auto", url, token }, interrupt);
+  } catch (e) {
+    interrupt.dispose();
+    if (e instanceof ServerSetupError) return fail("run", `${e.message}\nnext: ${e.nextAction}`, e.exitCode);
+    throw e;
+  }
+  try {
+    // With --json, stdout holds the results document alone.
+    (f.json ? process.stderr : process.stdout).write(`${t.configPath}: ${setLine(t.set)}\n`);
+    return await runHostedTools({
+      url: server.url,
+      token: server.local ? server.local.token : token!,
+      agentUrl,
+      agentSecret: secret,
+      tools: t,
+      runs,
+      task: f.task,
+      concurrency: f.concurrency,
+      timeoutS: f.timeout === undefined ? undefined : Math.ceil(f.timeout),
+      json: f.json,
+      jsonFile: f["json-file"],
+      report: f.report,
+      junit: f.junit,
+      signal: interrupt.signal,
+    });
+  } finally {
+    await server.stop();
+    interrupt.dispose();
+  }
+}

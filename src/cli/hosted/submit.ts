@@ -81,7 +81,28 @@ export async function runHostedPassk(o: HostedPasskOptions): Promise<number> {
     ...(o.judge ? { judge: o.judge } : {}),
   };
   say(compiled.summary.replace(/ · (isolated|shift) · /, ` · ${mode} · `));
+  return postAndFollow(o, request, "passk");
+}
 
+/** What posting a run needs beside its request: the server, where output goes, and how the results are finished. */
+export type FollowOptions = Pick<HostedPasskOptions, "url" | "token" | "agentUrl" | "concurrency" | "json" | "jsonFile" | "report" | "junit" | "finish" | "signal" | "pollMs" | "stdout" | "stderr">;
+
+/**
+ * Posts a run request (an account run or a tools run), follows it with the progress line, and ends with the
+ * results in every format asked for. Returns the results' exit code, or the early status's.
+ */
+export async function postAndFollow(o: FollowOptions, request: RunRequest, command: string): Promise<number> {
+  const out = o.stdout ?? process.stdout;
+  const err = o.stderr ?? process.stderr;
+  const say = (line: string) => (o.json ? err : out).write(line + "\n");
+  const early = (status: "configuration_incomplete" | "setup_failed" | "inconclusive", reason: string, next: string): number => {
+    const doc = earlyResults({ status, reason, next_action: next });
+    err.write(`worlds ${command}: ${reason}\n`);
+    if (o.json) out.write(JSON.stringify(doc, null, 2) + "\n");
+    else out.write(contractLines(doc).join("\n") + "\n");
+    return doc.exit_code;
+  };
+  const server = o.url.replace(/\/+$/, "");
   const http = hostedHttp(server, o.token, o.signal);
   const posted = await http("POST", "/admin/runs", request);
   if (!posted.ok) {
@@ -97,7 +118,7 @@ export async function runHostedPassk(o: HostedPasskOptions): Promise<number> {
   progress.end();
   if (followed.kind === "interrupted") {
     const doc = earlyResults({ status: "interrupted", signal: followed.signal, reason: `stopped following run ${runId} on ${followed.signal}; the run goes on on the server`, next_action: `read it later: worlds runs show ${runId} --url ${server}` });
-    err.write(`worlds passk: ${doc.reason}\n`);
+    err.write(`worlds ${command}: ${doc.reason}\n`);
     if (o.json) out.write(JSON.stringify(doc, null, 2) + "\n");
     else out.write(contractLines(doc).join("\n") + "\n");
     return doc.exit_code;

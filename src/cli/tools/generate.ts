@@ -3,7 +3,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { openAiTool } from "../../core/tools/render";
-import { generateTasks, type ToolsTask } from "../../core/tools/tasks/generate";
+import type { ToolsTask } from "../../core/tools/tasks/generate";
+import { generateToolsArms } from "../../core/tools/run/arms";
 import type { LoadedTools } from "./load";
 
 export interface GeneratedArm {
@@ -13,13 +14,8 @@ export interface GeneratedArm {
 }
 
 export async function generateArms(t: LoadedTools): Promise<GeneratedArm[]> {
-  const clockUnix = Math.floor(Date.parse(t.config.clock) / 1000);
-  const out: GeneratedArm[] = [];
-  for (const arm of t.config.arms) {
-    const tasks = await generateTasks(t.set, { arm, count: t.config.tasks_per_arm, seed: t.config.seed, clockUnix, intents: t.config.intents, flows: t.flows });
-    out.push({ arm, path: join(dirname(t.configPath), "tasks", `${arm}.jsonl`), tasks });
-  }
-  return out;
+  const arms = await generateToolsArms(t.set, t.config, t.flows);
+  return arms.map((a) => ({ ...a, path: join(dirname(t.configPath), "tasks", `${a.arm}.jsonl`) }));
 }
 
 /** One row of tasks/<arm>.jsonl: what the agent gets (id, request, tools) and what is checked (expected). */

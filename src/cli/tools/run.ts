@@ -1,14 +1,12 @@
 // `worlds tools run`: every generated task, k times, each in a fresh tools world, with the agent process given
 // the task on stdin; graded by replay, reported in the shared results contract (statuses, exit codes, pass^k,
 // Wilson intervals, JSON, HTML), so CI reads a tools run exactly like an account run.
-import type { TraceRecord } from "../../../durable-objects/protocol";
 import { infraRecord } from "../../core/runs/index";
 import type { BuildInputRaw, EpisodeRecordInput } from "../../core/results/index";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
-import { gradeToolsEpisode, type ToolsGrade, type TracedCall } from "../../core/tools/grade";
-import { openAiTool } from "../../core/tools/render";
+import { gradeToolsEpisode, type ToolsGrade } from "../../core/tools/grade";
+import { toolsAgentTask, toolsGradedRecord, toolsRubric, toolsSeed, tracedCalls } from "../../core/tools/run/episode";
 import type { ToolsTask } from "../../core/tools/tasks/generate";
-import type { RubricDocument } from "../../core/rubric/schema";
 import { createLimiter } from "../agent/limiter";
 import { agentSucceeded } from "../agent/runner";
 import { runEpisode } from "../episode/episode";
@@ -33,49 +31,10 @@ export interface ToolsRunOptions {
   onEpisode?: (done: number, total: number) => void;
 }
 
-/** The seed a tools world is created from: no account data, the task's block. */
-export function toolsSeed(t: LoadedTools, task: ToolsTask): Record<string, unknown> {
-  return { version: 1, kind: "tools", name: "tools-world", clock: t.config.clock, currency: "usd", data: {}, tools: task.world };
-}
+export const toolsSeedOf = (t: LoadedTools, task: ToolsTask) => toolsSeed(t.config.clock, task);
 
 /** What the agent process reads on stdin (and in WORLDS_TASK_JSON). */
-export function taskJson(task: ToolsTask): string {
-  return JSON.stringify({ id: task.id, request: task.request, tools: task.world.definitions.map(openAiTool) });
-}
-
-export function tracedCalls(trace: readonly TraceRecord[]): TracedCall[] {
-  return trace.filter((r) => (r.service as string) === "tools").map((r) => ({ name: r.path, status: r.status, arguments: r.request_body, response: r.response_body }));
-}
-
-const expectedLine = (task: ToolsTask) => task.expected.calls.map((c) => `${c.name}(${canonicalJson(c.arguments)})`).join(" then ");
-
-/** The tasks as rubric tickets, so the shared results builder counts and reports them like any keyed task. */
-export function toolsRubric(t: LoadedTools, tasks: ToolsTask[]): RubricDocument {
-  return {
-    version: 1,
-    seed: { name: t.set.name, hash: t.set.sha256 },
-    currency: "usd",
-    mode: "isolated",
-    invariants: [],
-    budget: null,
-    plan_names: [],
-    tickets: tasks.map((task, i) => ({
-      id: i + 1,
-      label: task.id,
-      subject: task.request.length > 120 ? `${task.request.slice(0, 117)}...` : task.request,
-      requester: { email: "agent@tools.worlds.invalid", name: t.set.name },
-      customer: null,
-      candidates: [],
-      decoys: [],
-      claim: "none",
-      expect: { action: "none", amount: null, target: null, target_any: [], price: null, line: expectedLine(task) },
-      terminal_status: ["solved"],
-      trap_class: task.arm,
-      priority: "normal",
-      tags: [task.arm],
-    })),
-  };
-}
+export const taskJson = (task: ToolsTask): string => JSON.stringify(toolsAgentTask(task));
 
 export async function runToolsTasks(o: ToolsRunOptions): Promise<EpisodeRecordInput[]> {
   const jobs = Array.from({ length: o.runs }, (_, r) => o.tasks.map((task, i) => ({ run: r + 1, ticket: i + 1, task }))).flat();
@@ -89,7 +48,7 @@ export async function runToolsTasks(o: ToolsRunOptions): Promise<EpisodeRecordIn
         if (o.signal.aborted) return;
         const json = taskJson(job.task);
         const ep = await runEpisode<ToolsGrade>(
-          { client: o.server.client, serverUrl: o.server.url, seed: toolsSeed(o.tools, job.task), argv: o.argv, inProcess: o.inProcess, taskJson: json, mode: "isolated", timeoutMs: o.timeoutMs, keepWorld: false, signal: o.signal, agentSlot },
+          { client: o.server.client, serverUrl: o.server.url, seed: toolsSeedOf(o.tools, job.task), argv: o.argv, inProcess: o.inProcess, taskJson: json, mode: "isolated", timeoutMs: o.timeoutMs, keepWorld: false, signal: o.signal, agentSlot },
           (view, agent) => gradeToolsEpisode({ block: job.task.world, diff: view.diff, calls: tracedCalls(view.trace), reply: agent.reply, turnLimitReached: inProcessOf(agent)?.turn_limit_reached }),
         );
         if (o.signal.aborted && !ep.inspected) return;
@@ -110,30 +69,12 @@ function toRecord(run: number, ticket: number, ep: Awaited<ReturnType<typeof run
   const agent = agentRecord(out);
   if (!out.started) return infraRecord(run, [ticket], world, { stage: "agent_start", message: agent.start_error ?? describeOutcome(out) }, agent);
   if (ep.inspect_error || !ep.inspected || !ep.diff) return infraRecord(run, [ticket], world, { stage: ep.diff ? "grade" : "server", message: ep.inspect_error?.message ?? "the world was not graded" }, agent);
-  const g = ep.inspected;
-  const notes = [...g.reasons];
   const note = agentSucceeded(out) ? null : stderrNote(out.stderr, 5);
-  if (note) notes.push(note);
-  return {
-    run,
-    world,
-    tickets: [ticket],
-    agent,
-    traffic: null,
-    checks: [],
-    grades: [
-      {
-        ticket,
-        verdict: g.verdict,
-        reply: out.reply,
-        evidence: { diff: ep.diff.entries.filter((e) => e.type === "records").map((e) => ({ type: e.type, id: e.id, op: e.op })), reply_sentences: [], notes },
-      },
-    ],
-  };
+  return toolsGradedRecord({ repetition: run, ticket, world: world!, agent, reply: out.reply, grade: ep.inspected, diff: ep.diff, notes: note ? [note] : [] });
 }
 
 export async function buildToolsInput(o: { tools: LoadedTools; tasks: ToolsTask[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
-  const rubric = toolsRubric(o.tools, o.tasks);
+  const rubric = toolsRubric(o.tools.set, o.tasks);
   return {
     mode: "isolated",
     runs_requested: o.runs,

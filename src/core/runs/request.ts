@@ -2,7 +2,16 @@
 // Worker (validation at the boundary) and the CLI (`worlds passk --url ... --agent-url ...` builds the request).
 import { z } from "zod";
 import type { AgentTask } from "./task";
+import type { OpenAiTool } from "../tools/render";
+
+/** A tools episode's task as the agent receives it (the same JSON a process agent reads on stdin). */
+export interface ToolsAgentTask {
+  id: string;
+  request: string;
+  tools: OpenAiTool[];
+}
 import { hostedJudgeRequest } from "../judge/hosted";
+import { hostedToolsRequest } from "../tools/run/request";
 
 /** The agent's answer is kept up to this many bytes, as a CLI agent's stdout is. */
 export const AGENT_REPLY_LIMIT = 256 * 1024;
@@ -22,11 +31,15 @@ export const agentEndpoint = z.strictObject({
 export type AgentEndpoint = z.infer<typeof agentEndpoint>;
 
 export const runRequest = z.strictObject({
-  /** A tasks file's YAML text, or an already compiled seed (a bundled name or a document) and rubric. */
-  tasks: z.union([
-    z.string().min(1, "the tasks file is empty"),
-    z.strictObject({ seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())]), rubric: z.record(z.string(), z.unknown()) }),
-  ]),
+  /** An account run: a tasks file's YAML text, or an already compiled seed (a bundled name or a document) and rubric. */
+  tasks: z
+    .union([
+      z.string().min(1, "the tasks file is empty"),
+      z.strictObject({ seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())]), rubric: z.record(z.string(), z.unknown()) }),
+    ])
+    .optional(),
+  /** A tools run (docs/tools.md): the settings and the tool file, as text. Exactly one of tasks and tools. */
+  tools: hostedToolsRequest.optional(),
   /** The tasks file's name as the user knows it (results, replay lines); default "tasks.yaml". */
   tasks_file: z.string().min(1).max(500).optional(),
   /** Repetitions; default the file's runs:, else 3. */
@@ -44,13 +57,32 @@ export const runRequest = z.strictObject({
   scenario: z.union([z.string().min(1), z.record(z.string(), z.unknown()), z.null()]).optional(),
   /** The policy judge for every task (docs/judge.md); its key is the server's secret. */
   judge: hostedJudgeRequest.optional(),
+}).superRefine((r, ctx) => {
+  if ((r.tasks === undefined) === (r.tools === undefined))
+    ctx.addIssue({ code: "custom", path: [r.tasks === undefined ? "tasks" : "tools"], message: "send either tasks (an account run) or tools (a run on your own tools), not both or neither" });
+  if (r.tools && r.mode === "shift") ctx.addIssue({ code: "custom", path: ["mode"], message: "a tools run is isolated: each task gets its own world" });
+  if (r.tools && r.scenario !== undefined && r.scenario !== null) ctx.addIssue({ code: "custom", path: ["scenario"], message: "scenarios shape the billing and help desk twins; a tools world has neither" });
+  if (r.tools && r.judge) ctx.addIssue({ code: "custom", path: ["judge"], message: "the policy judge reads a support reply against a policy; a tools run is graded by replaying its calls" });
 });
 export type RunRequest = z.infer<typeof runRequest>;
 
-/** The body POSTed to the agent for one episode. */
-export interface AgentRequestBody {
-  /** The ticket to work (isolated mode); null in shift mode, where the open tickets on the desk are the work. */
-  task: AgentTask | null;
+/** The body POSTed to the agent for one episode: an account episode's ticket, or a tools episode's task. */
+export type AgentRequestBody = AgentRequestCommon & AgentAssignment;
+
+/** What the agent is asked to do, by the kind of world. */
+export type AgentAssignment =
+    | {
+        kind: "account";
+        /** The ticket to work (isolated mode); null in shift mode, where the open tickets on the desk are the work. */
+        task: AgentTask | null;
+      }
+    | {
+        kind: "tools";
+        /** The task's id, its request, and the tools in OpenAI's format, answered at `world.tools_url` (and MCP). */
+        task: ToolsAgentTask;
+      };
+
+interface AgentRequestCommon {
   mode: "isolated" | "shift";
   world: {
     id: string;

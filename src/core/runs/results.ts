@@ -1,6 +1,6 @@
 // The results document of a hosted run: the same builder, the same contract and numbers as `worlds passk`,
 // with the agent named by its URL and the suggested commands rewritten for a run the server drove.
-import { buildResults, replayLine, shellLine, type BuildInputRaw, type EpisodeRecordInput, type Results } from "../results/index";
+import { buildResults, replayLine, shellLine, type BuildInput, type BuildInputRaw, type EpisodeRecordInput, type Results } from "../results/index";
 import type { RubricDocument } from "../rubric/schema";
 import type { JudgeRunInput } from "../results/judge";
 import { budgetCheck, type Credits } from "./record";
@@ -8,6 +8,8 @@ import type { RunMode } from "./plan";
 
 export interface HostedResultsInput {
   runId: string;
+  /** account (a tasks file, replayed with passk) or tools (a tools settings file, replayed with tools run). */
+  kind?: "account" | "tools";
   /** The server the run was posted to (what `--url` names). */
   origin: string;
   agentUrl: string;
@@ -38,7 +40,7 @@ export function hostedResults(i: HostedResultsInput): Results {
     runs_requested: i.runsRequested,
     tasks: { file: i.file, hashes: i.hashes, pack: null },
     rubric: i.rubric,
-    invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], replay_flags: i.replayFlags ?? [] },
+    invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], replay_flags: i.replayFlags ?? [], ...(i.kind === "tools" ? { command: ["tools", "run"], source_flags: ["--config", i.file] } : {}) },
     episodes: i.episodes,
     run_checks: runChecks,
     judge: i.judge ?? null,
@@ -54,7 +56,7 @@ function rewriteSuggestions(results: Results, input: BuildInputRaw, i: HostedRes
     [shellLine(["worlds", "doctor", "--url", i.origin, "--", i.agentUrl]), shellLine(["worlds", "runs", "show", i.runId, "--url", i.origin])],
   ];
   const worst = results.crash_test.worst_task;
-  if (worst) swaps.unshift([replayLine({ tasks: { file: i.file, hashes: i.hashes, pack: null }, invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], replay_flags: input.invocation.replay_flags ?? [] } }, worst.id), hostedReplay(i, worst.id)]);
+  if (worst) swaps.unshift([replayLine(input as Pick<BuildInput, "tasks" | "invocation">, worst.id), hostedReplay(i, worst.id)]);
   const swap = (s: string) => swaps.reduce((acc, [from, to]) => acc.split(from).join(to), s);
   return {
     ...results,
@@ -65,6 +67,7 @@ function rewriteSuggestions(results: Results, input: BuildInputRaw, i: HostedRes
 }
 
 /** Reruns one task once against the same server and agent. */
-export function hostedReplay(i: Pick<HostedResultsInput, "file" | "origin" | "agentUrl" | "replayFlags">, taskId: string): string {
-  return shellLine(["worlds", "passk", "--tasks", i.file, "--url", i.origin, "--agent-url", i.agentUrl, ...(i.replayFlags ?? []), "--task", taskId, "--runs", "1"]);
+export function hostedReplay(i: Pick<HostedResultsInput, "kind" | "file" | "origin" | "agentUrl" | "replayFlags">, taskId: string): string {
+  const source = i.kind === "tools" ? ["tools", "run", "--config", i.file] : ["passk", "--tasks", i.file];
+  return shellLine(["worlds", ...source, "--url", i.origin, "--agent-url", i.agentUrl, ...(i.replayFlags ?? []), "--task", taskId, "--runs", "1"]);
 }

@@ -1,0 +1,39 @@
+// What a hosted tools run keeps in R2 in place of an account run's seed: the generated tasks (each carries its
+// own world block) and the clock their worlds run on. Written once under its content hash, read by every
+// episode of the run; checked on the way back in, like any stored seed.
+import { z } from "zod";
+import { toolsWorldBlock } from "../world-block";
+import { FORMS, type ToolsTask } from "../tasks/generate";
+
+export const TOOLS_PLAN_VERSION = 1;
+
+const storedTask = z.looseObject({
+  id: z.string().min(1),
+  arm: z.enum(FORMS),
+  request: z.string(),
+  world: toolsWorldBlock,
+});
+
+export const toolsRunPlan = z.strictObject({
+  kind: z.literal("tools"),
+  version: z.literal(TOOLS_PLAN_VERSION),
+  set: z.strictObject({ name: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  clock: z.string(),
+  tasks: z.array(storedTask).min(1),
+});
+
+export interface ToolsRunPlan {
+  kind: "tools";
+  version: typeof TOOLS_PLAN_VERSION;
+  set: { name: string; sha256: string };
+  clock: string;
+  tasks: ToolsTask[];
+}
+
+/** A stored plan read back: the same tasks the run was created with (their blocks validated again). */
+export function parseToolsRunPlan(doc: unknown): { ok: true; plan: ToolsRunPlan } | { ok: false; message: string } {
+  const parsed = toolsRunPlan.safeParse(doc);
+  if (!parsed.success) return { ok: false, message: parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+  // The looser task fields (expected calls, seed, index) are the generator's own output, stored as written.
+  return { ok: true, plan: parsed.data as unknown as ToolsRunPlan };
+}

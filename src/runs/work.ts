@@ -1,0 +1,36 @@
+// What differs between the kinds of hosted run in one episode: the world it starts from, what the agent is told,
+// and how the world's end is graded. The episode's skeleton (claim, world, agent call, trace, result, cleanup) is
+// the same for every kind (src/runs/episode.ts).
+import type { AgentOutcome, EpisodeRecordInput, InfraError } from "../core/results/index";
+import type { AgentAssignment, Credits } from "../core/runs/index";
+import type { SeedDocument } from "../core/seed/schema";
+import type { WorldDiff } from "../core/diff/types";
+import type { TraceRecord } from "../../durable-objects/protocol";
+
+export interface WorldEndEvidence {
+  world: string;
+  diff: WorldDiff;
+  trace: TraceRecord[];
+  agent: AgentOutcome;
+  reply: string;
+  /** The reply's whole size when it was cut to the agent reply limit. */
+  replyBytes: number | null;
+}
+
+export interface GradedEnd {
+  record: EpisodeRecordInput;
+  credits: Credits | null;
+  /** A grader that failed on this world: the same world fails the same way again, so it is final. */
+  infra: InfraError | null;
+  passed: number;
+  graded: number;
+  note: string;
+}
+
+export interface EpisodeWork {
+  tickets: number[];
+  seed: SeedDocument;
+  /** The agent body's kind and task. */
+  assignment: AgentAssignment;
+  grade(end: WorldEndEvidence): Promise<GradedEnd>;
+}
