@@ -5,6 +5,11 @@ import { z } from "zod";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { readTaskFile } from "../evals/read";
 import { summaryLine, taskLine, writeBenchmark } from "../evals/import";
+import { checkExitCode, checkLine, checkReferences, checkSummary, needsJudge } from "../evals/check";
+import { DEFAULT_JUDGE_MODEL } from "../../core/judge/settings";
+import { parseModelName } from "../../core/models/index";
+import { setupModelClient } from "../models/setup";
+import type { RubricJudge } from "../../core/graders/rubric/index";
 import { reportFlagError } from "./errors";
 import type { Command } from "./types";
 
@@ -49,7 +54,72 @@ async function importCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-const SUBS: Record<string, (argv: string[]) => Promise<number>> = { import: importCommand };
+const JUDGE_DEFS: FlagDefs = {
+  judge: { kind: "value", placeholder: "P:M", help: `the model that grades rubric criteria (default ${DEFAULT_JUDGE_MODEL}; openai:<model> or anthropic:<model>)` },
+  "judge-base-url": { kind: "value", placeholder: "URL", help: "the judge's endpoint (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's)" },
+  "judge-timeout": { kind: "value", placeholder: "S", help: "seconds per judge request before it is retried (default: 60)" },
+  "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
+  "no-cache": { kind: "switch", help: "ask the judge again instead of reusing cached answers (.worlds/cache/models)" },
+};
+const JUDGE_SHAPE = {
+  judge: flag.text().optional(),
+  "judge-base-url": flag.url().optional(),
+  "judge-timeout": flag.seconds().optional(),
+  "model-prices": flag.text().optional(),
+  "no-cache": flag.switch(),
+};
+type JudgeFlags = { judge?: string; "judge-base-url"?: string; "judge-timeout"?: number; "model-prices"?: string; "no-cache"?: boolean };
+
+/** The judge from the flags and the environment alone (keys only from there), or why it cannot be had. */
+function judgeFrom(f: JudgeFlags): { ok: true; judge: RubricJudge } | { ok: false; message: string } {
+  const parsed = parseModelName(f.judge ?? DEFAULT_JUDGE_MODEL);
+  if (!parsed.ok) return { ok: false, message: `--judge: ${parsed.message}` };
+  const client = setupModelClient({ model: parsed.value, baseUrl: f["judge-base-url"], noCache: !!f["no-cache"], pricesFile: f["model-prices"], timeoutS: f["judge-timeout"] });
+  if (!client.ok) return { ok: false, message: `the judge: ${client.message} (${client.nextAction})` };
+  return { ok: true, judge: { client: client.client, model: parsed.value } };
+}
+
+const CHECK_DEFS: FlagDefs = {
+  ...JUDGE_DEFS,
+  grader: { kind: "value", placeholder: "CMD", help: "your own grader, for tasks whose grader kind is not rubric or end_state: a command reading {task, episode} as JSON on stdin and answering {reward, passed}" },
+};
+const CHECK_SCHEMA = z.strictObject({ ...JUDGE_SHAPE, grader: flag.text().optional() });
+const CHECK_USAGE = "worlds evals check FILE [--judge P:M] [--judge-base-url URL] [--judge-timeout S] [--no-cache] [--grader CMD]";
+const CHECK_SUMMARY =
+  "Grades every task's reference runs with the task's own grader, running no agent. A failure's production run must not\n" +
+  "pass and a success's must: a grade that disagrees means the grader is wrong. Exit 1 names the tasks that disagree;\n" +
+  "4 when some runs could not be graded; 0 otherwise.";
+
+async function checkCommand(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs("evals check", argv, CHECK_DEFS, CHECK_SCHEMA, { positionals: 1 });
+    if (!args.help && args.positionals.length !== 1) throw new FlagError("evals check", "name the task file (worlds evals check FILE).");
+  } catch (e) {
+    if (e instanceof FlagError) return reportFlagError(e);
+    throw e;
+  }
+  if (args.help) return out(helpText(CHECK_USAGE, CHECK_SUMMARY, CHECK_DEFS)), 0;
+  const read = await readTaskFile(args.positionals[0]);
+  if (!read.ok) {
+    for (const line of read.lines) err(line + "\n");
+    return 2;
+  }
+  let judge: RubricJudge | null = null;
+  if (needsJudge(read.tasks)) {
+    const j = judgeFrom(args.flags);
+    if (!j.ok) return err(`worlds evals check: ${j.message}\n`), 2;
+    judge = j.judge;
+  }
+  const rows = await checkReferences(read.tasks, { judge, grader: args.flags.grader ?? null });
+  for (const r of rows) out(checkLine(r) + "\n");
+  out(checkSummary(rows) + "\n");
+  const wrong = [...new Set(rows.filter((r) => r.status === "DISAGREE").map((r) => r.slug))];
+  if (wrong.length) err(`worlds evals check: the grader disagrees with expect on task${wrong.length === 1 ? "" : "s"} ${wrong.join(", ")}: fix the grader (its criteria or checks) or the reference run's expect.\n`);
+  return checkExitCode(rows);
+}
+
+const SUBS: Record<string, (argv: string[]) => Promise<number>> = { import: importCommand, check: checkCommand };
 const USAGE = `worlds evals ${Object.keys(SUBS).join("|")} ...`;
 
 export const evals: Command = {
@@ -57,7 +127,7 @@ export const evals: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
-      (sub ? process.stdout : process.stderr).write(`usage: ${USAGE}\n\n  ${IMPORT_USAGE}\n`);
+      (sub ? process.stdout : process.stderr).write(`usage: ${USAGE}\n\n  ${IMPORT_USAGE}\n  ${CHECK_USAGE}\n`);
       return sub ? 0 : 2;
     }
     const handler = Object.hasOwn(SUBS, sub) ? SUBS[sub] : undefined;
