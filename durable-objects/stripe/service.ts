@@ -17,6 +17,7 @@ import { StripeError, type HandlerResult, type Params, type Resource, type Strip
 import { CURRENT_API_VERSION, isValidApiVersion, resolveApiVersion } from "./versions";
 
 const expandParam = array(z.string()).optional();
+const ROLLBACK = new Error("dry run: roll back");
 
 interface Rendered {
   status: number;
@@ -76,7 +77,19 @@ export function createStripeService(resources: Resource[]): ServiceHandler {
         }
       }
 
-      const ctx: StripeContext = { store, params, apiVersion, requestId: req.requestId, method: match.route.method };
+      const dryRun = <T>(fn: () => T): T => {
+        let out: { value: T } | null = null;
+        try {
+          transact(() => {
+            out = { value: fn() };
+            throw ROLLBACK;
+          });
+        } catch (e) {
+          if (e !== ROLLBACK) throw e;
+        }
+        return (out as { value: T } | null)!.value;
+      };
+      const ctx: StripeContext = { store, params, apiVersion, requestId: req.requestId, method: match.route.method, dryRun };
       const save = (r: Rendered) => {
         if (key) store.saveIdempotencyRecord(key, { fingerprint, endpoint, status: r.status, body: r.body, request_id: req.requestId });
       };

@@ -40,6 +40,8 @@ export interface StripeContext {
   method: "GET" | "POST" | "DELETE";
   /** The route's validated parameters (its `params` schema's output); undefined for routes without a schema. */
   args?: unknown;
+  /** Runs fn and rolls back everything it wrote, returning what it returned: previews compute a write's result this way. */
+  dryRun: <T>(fn: () => T) => T;
 }
 
 export interface ListResult {

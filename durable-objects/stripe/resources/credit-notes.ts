@@ -386,6 +386,14 @@ export const creditNotes: Resource = {
   routes: [
     route("POST", "/v1/credit_notes", createParams, createCreditNote),
     route("GET", "/v1/credit_notes", listParams, listNotes),
+    // What a create with these parameters would issue, computed by running it and rolling everything back.
+    route("GET", "/v1/credit_notes/preview", createParams, (ctx, a) => ctx.dryRun(() => createCreditNote(ctx, a))),
+    route("GET", "/v1/credit_notes/preview/lines", strict({ ...createParams.shape, ...listShape }), (ctx, a) => {
+      const { limit: _l, starting_after: _s, ending_before: _e, ...create } = a;
+      const issued = ctx.dryRun(() => createCreditNote(ctx, create)).lines.data;
+      const lines = versionBefore(ctx.apiVersion, BASIL) ? issued.map(legacyNoteLine) : issued;
+      return paginate(lines, a, "/v1/credit_notes/preview/lines", "credit note line item", (lid) => lines.find((l) => l.id === lid) ?? null);
+    }),
     route("GET", "/v1/credit_notes/:id", strict({}), (ctx, _a, p) => requireNote(ctx, p.id)),
     route("POST", "/v1/credit_notes/:id", updateParams, (ctx, a, p) => {
       const cn = requireNote(ctx, p.id);

@@ -14,6 +14,8 @@ import type { InvoiceDoc, InvoicePaymentDoc } from "./money/invoice-math";
 import { paymentIntentOf } from "./money/links";
 import { legacyLine, presentInvoice } from "./money/invoice-present";
 import { seedInvoices } from "./money/invoice-seed";
+import { invoiceDraftRoutes } from "./invoice-drafts";
+import { invoicePreviewRoutes } from "./invoice-previews";
 
 export const INVOICE_STATUSES = ["draft", "open", "paid", "uncollectible", "void"] as const;
 
@@ -168,6 +170,8 @@ export const invoices: Resource = {
       if (!found) throw noSuch("invoice_payment", p.id);
       return found;
     }),
+    ...invoicePreviewRoutes,
+    ...invoiceDraftRoutes,
     route("GET", "/v1/invoices/search", strict(searchShape), (ctx, a) => searchPage(ctx.store.list("invoices"), a, "/v1/invoices/search", invoices.searchFields!, "invoice")),
     route("GET", "/v1/invoices/:id", strict({}), (ctx, _a, p) => requireInvoice(ctx, p.id)),
     route("POST", "/v1/invoices/:id", updateParams, (ctx, a, p) => updateInvoice(ctx, p.id, a)),

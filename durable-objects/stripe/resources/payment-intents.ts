@@ -5,9 +5,9 @@ import type { z } from "zod";
 import type { SeedDocument } from "../../../src/core/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { StoredObject } from "../../store/store";
-import { noSuch } from "../errors";
+import { domainError, noSuch } from "../errors";
 import { embeddedList, paginate } from "../list";
-import { inRange, listShape, range, searchShape, str, strict } from "../params";
+import { inRange, listShape, oneOf, range, searchShape, str, strict } from "../params";
 import { searchPage } from "../search";
 import { route, type Resource, type StripeContext } from "../types";
 import { BASIL, versionBefore } from "../versions";
@@ -54,6 +54,20 @@ function present(obj: StoredObject, ctx: StripeContext): StoredObject {
   return out;
 }
 
+/** An intent that has not moved money yet can be canceled; one that succeeded (or already was) cannot. */
+const CANCELABLE = ["requires_payment_method", "requires_capture", "requires_confirmation", "requires_action", "processing"];
+const cancelParams = strict({ cancellation_reason: oneOf(["abandoned", "duplicate", "fraudulent", "requested_by_customer"]).optional() });
+
+function cancelIntent(ctx: StripeContext, id: string, reason: string | null): StoredObject {
+  const pi = requireIntent(ctx, id);
+  if (!CANCELABLE.includes(String(pi.status)))
+    throw domainError(
+      `You cannot cancel this PaymentIntent because it has a status of ${String(pi.status)}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE.join(", ")}.`,
+      "payment_intent_unexpected_state",
+    );
+  return ctx.store.update("payment_intents", id, { ...pi, status: "canceled", canceled_at: ctx.store.now(), cancellation_reason: reason, amount_capturable: 0 });
+}
+
 const listParams = strict({ ...listShape, customer: str().optional(), created: range().optional() });
 
 function listIntents(ctx: StripeContext, a: z.output<typeof listParams>) {
@@ -81,5 +95,6 @@ export const paymentIntents: Resource = {
       searchPage(ctx.store.list("payment_intents"), a, "/v1/payment_intents/search", paymentIntents.searchFields!, "payment_intent"),
     ),
     route("GET", "/v1/payment_intents/:id", strict({ client_secret: str().optional() }), (ctx, _a, p) => requireIntent(ctx, p.id)),
+    route("POST", "/v1/payment_intents/:id/cancel", cancelParams, (ctx, a, p) => cancelIntent(ctx, p.id, a.cancellation_reason ?? null)),
   ],
 };

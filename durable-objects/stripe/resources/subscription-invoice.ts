@@ -7,7 +7,7 @@ import { finalizeInvoice, payInvoice } from "./money/invoice-actions";
 import { settle, type InvoiceDoc } from "./money/invoice-math";
 import { invoiceDocument } from "./money/invoice-doc";
 
-type BillingReason = "subscription_update" | "subscription_cycle";
+type BillingReason = "subscription_create" | "subscription_update" | "subscription_cycle";
 
 function lineFromItem(ii: StoredObject, invoice: string, lineId: string, subscription: string): StoredObject {
   const parent = ii.parent as { subscription_details: { subscription_item: string } };

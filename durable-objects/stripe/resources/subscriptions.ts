@@ -15,15 +15,16 @@ import { addInterval, prorate, shortDate, type Interval } from "./billing-period
 import { createInvoiceItem } from "./invoice-items";
 import { seedPriceObjects } from "./prices";
 import { invoicePendingItems } from "./subscription-invoice";
+import { subscriptionLifecycleRoutes } from "./subscription-lifecycle";
 
-type Item = StoredObject & {
+export type Item = StoredObject & {
   price: StoredObject;
   quantity: number;
   current_period_start: number;
   current_period_end: number;
   metadata: Record<string, string>;
 };
-type Sub = StoredObject & {
+export type Sub = StoredObject & {
   status: string;
   customer: string;
   currency: string;
@@ -32,7 +33,7 @@ type Sub = StoredObject & {
 };
 
 const FEEDBACK = ["customer_service", "low_quality", "missing_features", "other", "switched_service", "too_complex", "too_expensive", "unused"] as const;
-const PRORATION = ["always_invoice", "create_prorations", "none"] as const;
+export const PRORATION = ["always_invoice", "create_prorations", "none"] as const;
 type ProrationBehavior = (typeof PRORATION)[number];
 
 /** The legacy `plan` object every subscription item still carries, derived from its price. */
@@ -61,7 +62,7 @@ export function planFromPrice(price: StoredObject): StoredObject {
   };
 }
 
-function itemShape(f: { id: string; subscription: string; price: StoredObject; quantity: number; created: number; start: number; end: number; metadata?: Record<string, string> }): Item {
+export function itemShape(f: { id: string; subscription: string; price: StoredObject; quantity: number; created: number; start: number; end: number; metadata?: Record<string, string> }): Item {
   return {
     id: f.id,
     object: "subscription_item",
@@ -82,9 +83,9 @@ function itemShape(f: { id: string; subscription: string; price: StoredObject; q
 
 const itemsUrl = (subId: string) => `/v1/subscription_items?subscription=${subId}`;
 
-type SeedSubscription = SeedDocument["data"]["subscriptions"][number];
+export type SeedSubscription = SeedDocument["data"]["subscriptions"][number];
 
-function subscriptionShape(s: SeedSubscription, items: Item[], created: number, currency: string): Sub {
+export function subscriptionShape(s: SeedSubscription, items: Item[], created: number, currency: string): Sub {
   return {
     id: s.id,
     object: "subscription",
@@ -165,7 +166,7 @@ function periodStart(items: Item[]): number {
   return Math.min(...items.map((i) => i.current_period_start));
 }
 
-function requireSub(store: Store, id: string): Sub {
+export function requireSub(store: Store, id: string): Sub {
   const s = store.get<Sub>("subscriptions", id);
   if (!s) throw noSuch("subscription", id);
   return s;
@@ -198,7 +199,7 @@ export function cancelSubscriptionNow(
   return store.update("subscriptions", sub.id, next);
 }
 
-function productName(store: Store, price: StoredObject): string {
+export function productName(store: Store, price: StoredObject): string {
   const p = store.get("products", String(price.product));
   return p ? String(p.name) : String(price.nickname ?? price.id);
 }
@@ -239,7 +240,7 @@ function prorationItems(store: Store, sub: Sub, old: Item, next: Item | null, at
     });
 }
 
-function requirePriceFor(store: Store, sub: Sub, id: string, param: string): StoredObject {
+export function requirePriceFor(store: Store, sub: Sub, id: string, param: string): StoredObject {
   const price = store.get("prices", id);
   if (!price) throw noSuchParam("price", id, param);
   if (!price.active) throw invalidParam(`The price specified (${id}) is inactive. This field only accepts active prices.`, param);
@@ -503,6 +504,7 @@ export const subscriptions: Resource = {
     route("GET", "/v1/subscriptions/:id", strict({}), (ctx, _a, p) => requireSub(ctx.store, p.id)),
     route("POST", "/v1/subscriptions/:id", updateParams, (ctx, a, p) => updateSubscription(ctx.store, p.id, a)),
     route("DELETE", "/v1/subscriptions/:id", cancelParams, (ctx, a, p) => cancelSubscription(ctx.store, p.id, a)),
+    ...subscriptionLifecycleRoutes,
     // Subscription items live inside their subscription; these read them where the items list's url points.
     route("GET", "/v1/subscription_items", strict({ ...listShape, subscription: str() }), (ctx, a) => {
       const sub = requireSub(ctx.store, a.subscription);

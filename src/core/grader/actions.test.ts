@@ -193,4 +193,18 @@ describe("deriveActions: links in current API shapes", () => {
       .create("credit_notes", { id: "cn_9", invoice: "in_zz", customer: "cus_alice", status: "issued", total: 5000, pre_payment_amount: 0, refunds: [{ refund: "re_cn", amount_refunded: 5000 }] }, "cus_alice");
     expect(deriveActions(w.diff()).actions[0].touches).toEqual(expect.arrayContaining(["cn_9", "in_zz"]));
   });
+
+  it("reads a payment intent called off as the agent's edit of that account, not as money or a derived update", () => {
+    const seed = [{ id: "pi_open", object: "payment_intent", customer: "cus_bob", amount: 17500, status: "requires_payment_method" }];
+    const w = world(seed).update("payment_intents", "pi_open", { status: "canceled", canceled_at: 1 }, "cus_bob");
+    const { actions, changes } = deriveActions(w.diff());
+    expect(actions).toEqual([]);
+    expect(changes).toEqual([expect.objectContaining({ customer: "cus_bob", kind: "edit", summary: expect.stringMatching(/canceled payment intent pi_open/) })]);
+  });
+
+  it("reads a paused subscription made active again as a resume", () => {
+    const seed = [{ id: "sub_p", object: "subscription", customer: "cus_carol", status: "paused", cancel_at_period_end: false, cancel_at: null, items: { object: "list", data: [] } }];
+    const w = world(seed).update("subscriptions", "sub_p", { status: "active" }, "cus_carol");
+    expect(kinds(w)).toEqual([["resume", "sub_p", 0]]);
+  });
 });

@@ -173,6 +173,9 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
         } else if (e.op === "updated" && a && b && str(a, "status") === "succeeded" && str(b, "status") !== "succeeded" && !chargeCreatedFor(e.id) && !paysNewInvoice(e.id)) {
           const amount = num(a, "amount_received") ?? num(a, "amount") ?? 0;
           push({ kind: "charge", customer, object: e.id, amount, entries: [refOf(e, ["status"])], summary: `collected ${money(amount)} (${e.id})` });
+        } else if (e.op === "updated" && a && b && str(a, "status") === "canceled" && str(b, "status") !== "canceled") {
+          // A payment the customer was about to make, called off: the agent's change to the account.
+          other(e, `canceled payment intent ${e.id} (${money(num(b, "amount") ?? 0)} not collected)`, ["status"], "edit");
         } else updatedOrOther(e);
         break;
       }
@@ -314,6 +317,8 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
         push({ kind: "cancel_at_period_end", customer, object: e.id, amount: 0, touches: itemIds(b), entries: [refOf(e, capeOn ? ["cancel_at_period_end"] : ["cancel_at"])], summary: `scheduled subscription ${e.id} to cancel at period end` });
       } else if (scheduled) {
         push({ kind: "cancel_at_period_end", customer, object: e.id, amount: 0, touches: itemIds(b), entries: [refOf(e, ["cancel_at"])], summary: `scheduled subscription ${e.id} to cancel at ${String(a.cancel_at)}` });
+      } else if (str(b, "status") === "paused" && str(a, "status") === "active") {
+        push({ kind: "resume", customer, object: e.id, amount: 0, entries: [refOf(e, ["status"])], summary: `resumed paused subscription ${e.id}` });
       } else if (capeOff) {
         push({ kind: "resume", customer, object: e.id, amount: 0, entries: [refOf(e, ["cancel_at_period_end"])], summary: `took back the scheduled cancellation of ${e.id}` });
       }
