@@ -130,7 +130,7 @@ describe("subscriptions: create, resume, one item", () => {
     seed.data.subscriptions = seed.data.subscriptions.map((x) => (x.id === "sub_Alice" ? { ...x, status: "paused" } : x));
     const w = await createWorld(seed);
     const s = client(w.key);
-    const resumed = await s.subscriptions.resume("sub_Alice", { billing_cycle_anchor: "now" });
+    const resumed = await s.subscriptions.resume("sub_Alice", { billing_cycle_anchor: { type: "now" } });
     expect(resumed.status).toBe("active");
     expect(resumed.items.data[0].current_period_start).toBe(resumed.billing_cycle_anchor);
     expect((await rejects(s.subscriptions.resume("sub_Bob"))).code).toBe("subscription_not_paused");

@@ -1,7 +1,7 @@
 // Starting a subscription (POST /v1/subscriptions: its first period billed at once, or a trial), resuming a
 // paused one (POST /v1/subscriptions/:id/resume: a new period from now, billed) and changing one item
 // (POST /v1/subscription_items/:id, the same rules as items[] on the subscription update).
-import type { z } from "zod";
+import { z } from "zod";
 import type { Store, StoredObject } from "../../store/store";
 import { domainError, invalidParam, missingParam, noSuch } from "../errors";
 import { applyMetadata, array, bool, emptyable, idStr, int, metadata, oneOf, str, strict } from "../params";
@@ -110,8 +110,11 @@ function createSubscription(store: Store, a: z.output<typeof createParams>): Sto
   return store.get("subscriptions", id)!;
 }
 
+const ANCHOR = ["now", "unchanged"] as const;
 const resumeParams = strict({
-  billing_cycle_anchor: oneOf(["now", "unchanged"]).optional(),
+  // A bare value in older versions, a hash with its type in current ones.
+  billing_cycle_anchor: z.union([oneOf(ANCHOR), strict({ type: oneOf(ANCHOR) }).transform((h) => h.type)]).optional(),
+  payment_behavior: oneOf(["resume_on_payment_attempt", "resume_on_payment_success"]).optional(),
   proration_behavior: oneOf(PRORATION).optional(),
   proration_date: int().optional(),
 });
