@@ -263,6 +263,20 @@ export class World extends DurableObject {
    * itself is traced too (service tools, method CALL, path = the tool), after the requests it made.
    */
   async toolCall(call: ToolCallRequest): Promise<ToolOutcome | null> {
+    return (await this.callTool(call))?.outcome ?? null;
+  }
+
+  /**
+   * The same call for the JSON surface, answered as its HTTP status and body text: the text is the trace row's,
+   * so the answer crosses back to the Worker as one string rather than an object to clone and serialise again
+   * (bench/tools-call.mjs).
+   */
+  async toolCallAnswer(call: ToolCallRequest): Promise<{ status: number; body: string } | null> {
+    const done = await this.callTool(call);
+    return done && { status: done.status, body: done.text };
+  }
+
+  private async callTool(call: ToolCallRequest): Promise<{ outcome: ToolOutcome; status: number; text: string } | null> {
     if (!this.opensFor(call.keyHash)) return null;
     if (!this.store.hasBase()) await this.ensureBase();
     const scenario = this.scenario();
@@ -291,11 +305,13 @@ export class World extends DurableObject {
     }
     const status = outcome.ok ? 200 : TOOL_ERROR_STATUS[outcome.error.code];
     const argumentsText = call.unreadable ? call.unreadable.text.slice(0, UNREADABLE_TRACE_CHARS) : JSON.stringify(call.arguments);
-    const row: TraceRow = [call.requestId, TOOLS_TRACE_SERVICE, TOOLS_TRACE_METHOD, call.name, `via=${call.via}`, argumentsText, status, JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error }), 0, null, null];
+    // The JSON surface's body in OpenAI's idiom: the result, or {"error": {code, message}}.
+    const text = JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
+    const row: TraceRow = [call.requestId, TOOLS_TRACE_SERVICE, TOOLS_TRACE_METHOD, call.name, `via=${call.via}`, argumentsText, status, text, 0, null, null];
     // Like a GET: a call that changed nothing is buffered; anything else is traced at once, in order.
     this.recordTrace(row, this.store.generation === generation && scenario === null);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    return outcome;
+    return { outcome, status, text };
   }
 
   private readonly readCache = new ReadCache();

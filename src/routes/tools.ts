@@ -5,8 +5,8 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../env";
 import { newRequestId } from "../http/ids";
-import { jsonToolError, renderToolList, TOOL_LIST_FORMATS } from "../core/tools/render";
-import type { ToolDefinition, ToolOutcome } from "../core/tools/definition";
+import { renderToolList, TOOL_LIST_FORMATS } from "../core/tools/render";
+import type { ToolDefinition } from "../core/tools/definition";
 import { parseJson, readJsonBody } from "./tool-input";
 import { toolWorld, UNAUTHORIZED_MESSAGE } from "./tool-world";
 
@@ -53,7 +53,7 @@ toolsRoutes.post("/tools/v1/call", async (c) => {
     return refuse(c, "invalid_request", `${where}: ${issue?.message ?? "invalid"}. The body is {"name": "<tool>", "arguments": {...}}.`);
   }
   const args = readArguments(body.data.arguments);
-  const outcome = (await world.stub.toolCall({
+  const answer = await world.stub.toolCallAnswer({
     keyHash: world.keyHash,
     name: body.data.name,
     arguments: args.ok ? args.value : {},
@@ -61,11 +61,9 @@ toolsRoutes.post("/tools/v1/call", async (c) => {
     requestId: newRequestId(),
     origin: new URL(c.req.url).origin,
     via: "json",
-  })) as ToolOutcome | null;
-  if (!outcome) return refuse(c, "unauthorized", UNAUTHORIZED_MESSAGE);
-  if (outcome.ok) return c.json(outcome.result);
-  const err = jsonToolError(outcome.error.code, outcome.error.message);
-  return new Response(JSON.stringify(err.body), { status: err.status, headers: { "content-type": "application/json" } });
+  });
+  if (!answer) return refuse(c, "unauthorized", UNAUTHORIZED_MESSAGE);
+  return new Response(answer.body, { status: answer.status, headers: { "content-type": "application/json" } });
 });
 
 /** The call's arguments as an object, or, when they are not one, what was sent and why it cannot be read. */
