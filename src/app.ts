@@ -16,6 +16,7 @@ import { requireReady } from "./routes/ready";
 import { toolsRoutes } from "./routes/tools";
 import { mcpRoutes } from "./routes/mcp";
 import { personRoutes } from "./routes/person";
+import { episodesRoutes } from "./routes/admin/episodes";
 
 export const app = new Hono<AppEnv>();
 
@@ -37,6 +38,7 @@ app.route("/admin/worlds", worldsRoutes);
 app.route("/admin/runs", runsRoutes);
 app.route("/admin/hooks", hooksRoutes);
 app.route("/admin/tasks", tasksRoutes);
+app.route("/admin/episodes", episodesRoutes);
 
 app.route("/", twin);
 // Every world's tools: plain JSON at /tools/v1, MCP at /mcp (the world key as Bearer, as for the twins).
