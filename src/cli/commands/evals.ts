@@ -16,6 +16,19 @@ import type { Command } from "./types";
 const out = (s: string) => void process.stdout.write(s);
 const err = (s: string) => void process.stderr.write(s);
 
+/** A sub-command's flags and its one FILE, or the exit code already reported (a bad line, or --help printed). */
+function fileArgs<S extends z.ZodType>(sub: string, argv: string[], defs: FlagDefs, schema: S, usage: string, summary: string): { file: string; flags: z.infer<S> } | number {
+  try {
+    const args = parseArgs(`evals ${sub}`, argv, defs, schema, { positionals: 1 });
+    if (args.help) return out(helpText(usage, summary, defs)), 0;
+    if (args.positionals.length !== 1) throw new FlagError(`evals ${sub}`, `name the task file (worlds evals ${sub} FILE).`);
+    return { file: args.positionals[0], flags: args.flags };
+  } catch (e) {
+    if (e instanceof FlagError) return reportFlagError(e);
+    throw e;
+  }
+}
+
 const IMPORT_DEFS: FlagDefs = {
   out: { kind: "value", placeholder: "PATH", help: "where to write the checked copy (default: worlds/evals/<file's name>.json)" },
   force: { kind: "switch", help: "overwrite an existing copy" },
@@ -27,16 +40,9 @@ const IMPORT_SUMMARY =
   "into the project. A file can also be used directly: worlds evals check|run take its path.";
 
 async function importCommand(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs("evals import", argv, IMPORT_DEFS, IMPORT_SCHEMA, { positionals: 1 });
-    if (!args.help && args.positionals.length !== 1) throw new FlagError("evals import", "name the task file to import (worlds evals import FILE).");
-  } catch (e) {
-    if (e instanceof FlagError) return reportFlagError(e);
-    throw e;
-  }
-  if (args.help) return out(helpText(IMPORT_USAGE, IMPORT_SUMMARY, IMPORT_DEFS)), 0;
-  const file = args.positionals[0];
+  const args = fileArgs("import", argv, IMPORT_DEFS, IMPORT_SCHEMA, IMPORT_USAGE, IMPORT_SUMMARY);
+  if (typeof args === "number") return args;
+  const file = args.file;
   const read = await readTaskFile(file);
   if (!read.ok) {
     for (const line of read.lines) err(line + "\n");
@@ -91,16 +97,9 @@ const CHECK_SUMMARY =
   "4 when some runs could not be graded; 0 otherwise.";
 
 async function checkCommand(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs("evals check", argv, CHECK_DEFS, CHECK_SCHEMA, { positionals: 1 });
-    if (!args.help && args.positionals.length !== 1) throw new FlagError("evals check", "name the task file (worlds evals check FILE).");
-  } catch (e) {
-    if (e instanceof FlagError) return reportFlagError(e);
-    throw e;
-  }
-  if (args.help) return out(helpText(CHECK_USAGE, CHECK_SUMMARY, CHECK_DEFS)), 0;
-  const read = await readTaskFile(args.positionals[0]);
+  const args = fileArgs("check", argv, CHECK_DEFS, CHECK_SCHEMA, CHECK_USAGE, CHECK_SUMMARY);
+  if (typeof args === "number") return args;
+  const read = await readTaskFile(args.file);
   if (!read.ok) {
     for (const line of read.lines) err(line + "\n");
     return 2;
