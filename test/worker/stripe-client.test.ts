@@ -2,22 +2,8 @@
 // proves the wire format (form encoding, expand[n], Idempotency-Key on every POST, auto-pagination, search
 // pages, error classes) works end to end inside the Workers runtime.
 import Stripe from "stripe";
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createWorld } from "./stripe-helpers";
-
-const worker = (exports as unknown as { default: { fetch(req: Request): Promise<Response> } }).default;
-
-function client(key: string, opts: { apiVersion?: string } = {}): Stripe {
-  return new Stripe(key, {
-    host: "twin.test",
-    protocol: "http",
-    port: 80,
-    maxNetworkRetries: 0,
-    httpClient: Stripe.createFetchHttpClient((url: string | URL | Request, init?: RequestInit) => worker.fetch(new Request(url, init))),
-    ...(opts.apiVersion ? { apiVersion: opts.apiVersion as never } : {}),
-  });
-}
+import { client, createWorld } from "./stripe-helpers";
 
 describe("billing twin with the official stripe client", () => {
   it("retrieves, updates with metadata, auto-paginates and expands", async () => {

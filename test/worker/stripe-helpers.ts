@@ -1,10 +1,23 @@
 // Test helpers for the billing twin: a world from an inline seed, and a client that speaks the form encoding.
 import { exports } from "cloudflare:workers";
+import Stripe from "stripe";
 
 const admin = { authorization: "Bearer test-token", "content-type": "application/json" };
 // The pool's typings do not describe the Worker's default export; it is the Hono app's fetch.
 const worker = (exports as unknown as { default: { fetch(req: Request): Promise<Response> } }).default;
 export const call = (path: string, init: RequestInit = {}) => worker.fetch(new Request(`http://twin.test${path}`, init));
+
+/** The official client, unmodified except for where it sends requests (this Worker, in process). */
+export function client(key: string, opts: { apiVersion?: string } = {}): Stripe {
+  return new Stripe(key, {
+    host: "twin.test",
+    protocol: "http",
+    port: 80,
+    maxNetworkRetries: 0,
+    httpClient: Stripe.createFetchHttpClient((url: string | URL | Request, init?: RequestInit) => worker.fetch(new Request(url, init))),
+    ...(opts.apiVersion ? { apiVersion: opts.apiVersion as never } : {}),
+  });
+}
 
 export const CLOCK = "2026-09-15T12:00:00Z";
 export const NOW = Date.parse(CLOCK) / 1000;

@@ -2,23 +2,9 @@
 // one-off invoices (create, send), previews of the next invoice and of a credit note (which write nothing),
 // payment intent cancellation, starting and resuming subscriptions, changing one subscription item.
 import Stripe from "stripe";
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { moneySeed } from "./money-seed";
-import { createWorld, diff, stripe as raw } from "./stripe-helpers";
-
-const worker = (exports as unknown as { default: { fetch(req: Request): Promise<Response> } }).default;
-
-function client(key: string, apiVersion?: string): Stripe {
-  return new Stripe(key, {
-    host: "twin.test",
-    protocol: "http",
-    port: 80,
-    maxNetworkRetries: 0,
-    httpClient: Stripe.createFetchHttpClient((url: string | URL | Request, init?: RequestInit) => worker.fetch(new Request(url, init))),
-    ...(apiVersion ? { apiVersion: apiVersion as never } : {}),
-  });
-}
+import { client, createWorld, diff, stripe as raw } from "./stripe-helpers";
 
 async function rejects(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
   try {
