@@ -23,7 +23,8 @@ export function agentId(store: Store): number {
 }
 
 export function newUserDoc(id: number, name: string, email: string, role: UserRole, createdAt: string): StoredUser {
-  return { id: String(id), name, email, role, role_type: null, ...userDefaults(), created_at: createdAt, updated_at: createdAt } as StoredUser;
+  // The defaults carry organization_id and tags.
+  return { id: String(id), name, email, role, role_type: null, ...userDefaults(), created_at: createdAt, updated_at: createdAt } as unknown as StoredUser;
 }
 
 /** Finds the user with this email or creates an end user, as the help desk does for a new requester. */

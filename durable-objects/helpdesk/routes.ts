@@ -1,79 +1,23 @@
 // The help desk's endpoints (Zendesk Support API v2 subset). Each handler reads or writes the store and returns
 // the JSON body and status; service.ts turns errors into the API's envelopes and records notes.
-import type { Store } from "../store/store";
 import type { TwinNote } from "../twin";
+import { AUDIT_ROUTES } from "./audit-routes";
 import { badRequest, invalidAttribute, recordNotFound, unknownRoute } from "./errors";
+import { DIRECTORY_ROUTES } from "./directory-routes";
 import { parseTicketWrite } from "./input";
-import { isCursorRequest, offsetPage, paginate, type Ordering, type PageRequest } from "./pagination";
+import { MACRO_ROUTES } from "./macros";
+import { isCursorRequest, offsetPage, paginate, type Ordering } from "./pagination";
 import { agentId, getUser, userByEmail } from "./people";
+import { REQUEST_ROUTES } from "./requests";
+import { byId, countBody, ok, type Route, type RouteContext, type RouteResult } from "./route-kit";
 import { parseQuery, runSearch } from "./search";
 import { presentComment, presentTicket, presentUser, TICKET_STATUSES, type StoredComment, type StoredTicket, type StoredUser } from "./shapes";
-import { commentsOf, createTicket, getTicket, updateTicket } from "./tickets";
+import { TAG_ROUTES } from "./tags";
+import { listTickets, userArg } from "./ticket-lists";
+import { commentsOf, createTicket, deleteTicket, deletedTickets, getTicket, updateTicket } from "./tickets";
+import { USER_ROUTES } from "./users";
 
-export interface RouteContext {
-  store: Store;
-  method: string;
-  params: URLSearchParams;
-  body: string;
-  page: PageRequest;
-  origin: string;
-  /** Runs a write as one transaction. */
-  transact: <T>(fn: () => T) => T;
-}
-
-export interface RouteResult {
-  status: number;
-  body: unknown;
-  note?: TwinNote;
-}
-
-type Handler = (ctx: RouteContext, args: string[]) => RouteResult;
-
-interface Route {
-  method: string;
-  /** Path segments after /api/v2; `:id` matches a numeric id, `:user` a numeric id or `me`. */
-  pattern: string[];
-  handler: Handler;
-}
-
-const ok = (body: unknown, note: TwinNote = null): RouteResult => ({ status: 200, body, note });
-
-const byId: Ordering<{ id: string }> = { key: (o) => [Number(o.id)], desc: false };
-
-/** Ticket list ordering: `sort_by`/`sort_order` (offset) or `sort` with an optional leading "-" (cursor). */
-function ticketOrdering(params: URLSearchParams): { ordering: Ordering<StoredTicket>; note: TwinNote } {
-  let field: string | null = params.get("sort_by");
-  let desc = params.get("sort_order") === "desc";
-  const sort = params.get("sort");
-  if (sort) {
-    desc = sort.startsWith("-");
-    field = sort.replace(/^-/, "");
-  }
-  const keys: Record<string, (t: StoredTicket) => Array<string | number>> = {
-    id: (t) => [Number(t.id)],
-    created_at: (t) => [t.created_at, Number(t.id)],
-    updated_at: (t) => [t.updated_at, Number(t.id)],
-    status: (t) => [TICKET_STATUSES.indexOf(t.status), Number(t.id)],
-    priority: (t) => [t.priority ?? "", Number(t.id)],
-    subject: (t) => [t.subject.toLowerCase(), Number(t.id)],
-  };
-  if (field && !(field in keys)) return { ordering: { key: keys.id, desc }, note: "unknown_parameter" };
-  return { ordering: { key: keys[field ?? "id"], desc }, note: null };
-}
-
-function listTickets(ctx: RouteContext, filter: (t: StoredTicket) => boolean = () => true): RouteResult {
-  const { ordering, note } = ticketOrdering(ctx.params);
-  const externalId = ctx.params.get("external_id");
-  const tickets = ctx.store.list<StoredTicket>("tickets").filter((t) => filter(t) && (externalId === null || t.external_id === externalId));
-  return ok(paginate("tickets", tickets, ordering, ctx.page, (t) => presentTicket(t, ctx.origin)), note);
-}
-
-function userArg(ctx: RouteContext, arg: string): StoredUser {
-  const id = arg === "me" ? agentId(ctx.store) : /^\d+$/.test(arg) ? Number(arg) : NaN;
-  const u = Number.isNaN(id) ? null : getUser(ctx.store, id);
-  if (!u) throw recordNotFound();
-  return u;
-}
+export type { RouteContext, RouteResult } from "./route-kit";
 
 function ticketWrite(ctx: RouteContext, write: () => ReturnType<typeof updateTicket>, status: number): RouteResult {
   const { ticket, audit, unmodeled } = ctx.transact(write);
@@ -95,7 +39,8 @@ function search(ctx: RouteContext, countOnly: boolean): RouteResult {
     now: store.now(),
   });
   const note: TwinNote = outcome.unknownKeys.length ? "unknown_parameter" : null;
-  if (countOnly) return ok({ count: { value: outcome.hits.length, refreshed_at: new Date(store.now() * 1000).toISOString().replace(/\.\d{3}Z$/, "Z") } }, note);
+  // Search's count is a bare number, unlike the {count: {value, refreshed_at}} of the other count endpoints.
+  if (countOnly) return ok({ count: outcome.hits.length }, note);
   const perPage = Math.min(Number(ctx.params.get("per_page") ?? 100) || 100, 100);
   const pageNo = Math.max(1, Number(ctx.params.get("page") ?? 1) || 1);
   // Search serves at most 1,000 results per query; asking past them is refused.
@@ -107,8 +52,14 @@ function search(ctx: RouteContext, countOnly: boolean): RouteResult {
   return ok({ results, facets: null, next_page: page.next_page, previous_page: page.previous_page, count: page.count }, note);
 }
 
-const ROUTES: Route[] = [
+const TICKET_ROUTES: Route[] = [
   { method: "GET", pattern: ["tickets"], handler: (ctx) => listTickets(ctx) },
+  { method: "GET", pattern: ["tickets", "count"], handler: (ctx) => ok(countBody(ctx.store.count("tickets"), ctx.store.now())) },
+  {
+    method: "GET",
+    pattern: ["deleted_tickets"],
+    handler: (ctx) => ok(paginate("deleted_tickets", deletedTickets(ctx.store), byId, ctx.page, (t) => ({ ...t, id: Number(t.id) }))),
+  },
   {
     method: "POST",
     pattern: ["tickets"],
@@ -135,6 +86,14 @@ const ROUTES: Route[] = [
       getTicket(ctx.store, id); // 404 before any body complaint, as the help desk answers
       const input = parseTicketWrite(ctx.body);
       return ticketWrite(ctx, () => updateTicket(ctx.store, id, input), 200);
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: ["tickets", ":id"],
+    handler: (ctx, [id]) => {
+      ctx.transact(() => deleteTicket(ctx.store, id));
+      return { status: 204, body: null };
     },
   },
   {
@@ -188,6 +147,8 @@ const ROUTES: Route[] = [
   { method: "GET", pattern: ["search"], handler: (ctx) => search(ctx, false) },
   { method: "GET", pattern: ["search", "count"], handler: (ctx) => search(ctx, true) },
 ];
+
+const ROUTES: Route[] = [...TICKET_ROUTES, ...AUDIT_ROUTES, ...TAG_ROUTES, ...USER_ROUTES, ...DIRECTORY_ROUTES, ...MACRO_ROUTES, ...REQUEST_ROUTES];
 
 /** Path after /api/v2 as segments, with the optional .json suffix and trailing slash removed. */
 export function pathSegments(path: string): string[] | null {

@@ -1,12 +1,16 @@
-// Seeding the help desk: users, the agent the world's key acts as, tickets and their comments. A ticket's first
-// comment is its description, written by its requester. Requesters named by email become end users. Each ticket
-// (and its comments and requester) is attributed to the billing customer whose email is the requester's.
+// Seeding the help desk: the directory (groups, organizations, macros, ticket fields), users, the agent the
+// world's key acts as, tickets and their comments, and an audit per seeded comment (the first one also records
+// the ticket's creation). A ticket's first comment is its description, written by its requester. Requesters named
+// by email become end users. Each ticket (and its comments, audits and requester) is attributed to the billing
+// customer whose email is the requester's.
 import type { SeedDocument, SeedTicket } from "../../src/core/seed/schema";
 import type { SeedContext, SeedRow } from "../seed/rows";
 import type { Store } from "../store/store";
+import { seedDirectory } from "./directory";
 import { commentBodies } from "./html";
 import { AGENT_META, customerIdForEmail, newUserDoc } from "./people";
-import { isoSeconds, ticketDefaults, unixOf, type StoredComment, type StoredTicket, type StoredUser, type Via } from "./shapes";
+import { isoSeconds, ticketDefaults, unixOf, type StoredAudit, type StoredComment, type StoredTicket, type StoredUser, type Via } from "./shapes";
+import { auditedChanges } from "./tickets";
 
 function iso(value: string): string {
   return isoSeconds(unixOf(value));
@@ -21,7 +25,7 @@ export function seedHelpdesk(seed: SeedDocument, ctx: SeedContext, store: Store)
   const d = seed.data;
   const clockIso = isoSeconds(ctx.clock);
   const customerOf = (email: string | null | undefined) => customerIdForEmail(d.customers, email);
-  const rows: SeedRow[] = [];
+  const rows: SeedRow[] = seedDirectory(seed, ctx.clock, store);
   const users = new Map<number, StoredUser>();
   const byEmail = new Map<string, StoredUser>();
   const maxUserId = Math.max(0, ...d.users.map((u) => u.id));
@@ -31,7 +35,12 @@ export function seedHelpdesk(seed: SeedDocument, ctx: SeedContext, store: Store)
     if (!byEmail.has(u.email.toLowerCase())) byEmail.set(u.email.toLowerCase(), u);
     rows.push({ type: "users", obj: u, customer: customerOf(u.email), created: unixOf(u.created_at) });
   };
-  for (const u of [...d.users].sort((a, b) => a.id - b.id)) addUser(newUserDoc(u.id, u.name, u.email, u.role ?? "end-user", u.created_at ? iso(u.created_at) : clockIso));
+  for (const u of [...d.users].sort((a, b) => a.id - b.id)) {
+    const doc = newUserDoc(u.id, u.name, u.email, u.role ?? "end-user", u.created_at ? iso(u.created_at) : clockIso);
+    doc.organization_id = u.organization_id ?? null;
+    doc.tags = [...new Set(u.tags ?? [])];
+    addUser(doc);
+  }
 
   // The agent the world's key acts as: the seed's first agent or admin, else one named after the account.
   let agent = [...users.values()].find((u) => u.role === "agent" || u.role === "admin");
@@ -45,6 +54,8 @@ export function seedHelpdesk(seed: SeedDocument, ctx: SeedContext, store: Store)
   const explicitCommentIds = d.tickets.flatMap((t) => (t.comments ?? []).map((c) => c.id ?? 0));
   const commentFloor = Math.max(0, ...explicitCommentIds);
   const supportAddress = agent.email;
+  // Audits are built after every comment has its id, so the ids of their change events never shift comment ids.
+  const pendingAudits: Array<{ ticket: StoredTicket; comments: StoredComment[]; customer: string | null }> = [];
 
   for (const t of d.tickets) {
     let requester: StoredUser;
@@ -101,10 +112,29 @@ export function seedHelpdesk(seed: SeedDocument, ctx: SeedContext, store: Store)
       is_public: true,
       via: ticketVia,
       ...ticketDefaults(),
+      group_id: t.group_id ?? null,
+      organization_id: t.organization_id !== undefined ? t.organization_id : requester.organization_id,
       created_at: createdAt,
       updated_at: updatedAt,
     } as StoredTicket;
     rows.push({ type: "tickets", obj: ticket, customer, created: unixOf(createdAt) });
+    pendingAudits.push({ ticket, comments, customer });
   }
+  for (const { ticket, comments, customer } of pendingAudits)
+    comments.forEach((c, i) => {
+      const audit: StoredAudit = {
+        id: String(c.audit_id),
+        ticket_id: Number(ticket.id),
+        created_at: c.created_at,
+        author_id: c.author_id,
+        metadata: { system: {}, custom: {} },
+        via: c.via,
+        events: [
+          { id: Number(c.id), type: "Comment", author_id: c.author_id, body: c.body, html_body: c.html_body, plain_body: c.plain_body, public: c.public, attachments: [], audit_id: c.audit_id },
+          ...(i === 0 ? auditedChanges(store, null, ticket, "Create") : []),
+        ],
+      };
+      rows.push({ type: "ticket_audits", obj: audit, customer, created: unixOf(c.created_at) });
+    });
   return rows;
 }

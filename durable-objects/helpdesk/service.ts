@@ -16,7 +16,8 @@ function respond(req: TwinRequest, status: number, body: unknown, note: TwinResp
       "x-rate-limit": "700",
       "x-rate-limit-remaining": "699",
     },
-    body: req.method === "HEAD" ? "" : JSON.stringify(body),
+    // 204 No Content (a deleted ticket) carries no body at all.
+    body: req.method === "HEAD" || status === 204 ? "" : JSON.stringify(body),
   };
   if (note) res.note = note;
   return res;

@@ -26,6 +26,8 @@ export type StoredTicket = StoredObject & {
   requester_id: number;
   submitter_id: number;
   assignee_id: number | null;
+  group_id: number | null;
+  organization_id: number | null;
   tags: string[];
   is_public: boolean;
   via: Via;
@@ -54,8 +56,78 @@ export type StoredUser = StoredObject & {
   name: string;
   email: string;
   role: UserRole;
+  organization_id: number | null;
+  tags: string[];
   created_at: string;
   updated_at: string;
+};
+
+export type StoredOrganization = StoredObject & {
+  name: string;
+  domain_names: string[];
+  details: string | null;
+  notes: string | null;
+  external_id: string | null;
+  group_id: number | null;
+  shared_tickets: boolean;
+  shared_comments: boolean;
+  tags: string[];
+  organization_fields: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+};
+
+export type StoredGroup = StoredObject & {
+  name: string;
+  description: string;
+  default: boolean;
+  deleted: boolean;
+  is_public: boolean;
+  created_at: string;
+  updated_at: string;
+};
+
+export interface MacroAction {
+  field: string;
+  value: string | number | boolean | null | Array<string | number>;
+}
+
+export type StoredMacro = StoredObject & {
+  title: string;
+  raw_title: string;
+  description: string | null;
+  active: boolean;
+  default: boolean;
+  position: number;
+  restriction: Record<string, unknown> | null;
+  actions: MacroAction[];
+  created_at: string;
+  updated_at: string;
+};
+
+export type StoredTicketField = StoredObject & {
+  type: string;
+  title: string;
+  raw_title: string;
+  description: string;
+  active: boolean;
+  required: boolean;
+  removable: boolean;
+  position: number;
+  tag: string | null;
+  custom_field_options?: Array<{ id: number; name: string; raw_name: string; value: string; default: boolean }>;
+  created_at: string;
+  updated_at: string;
+};
+
+/** One ticket write as the help desk records it: who, when, and the events (comment, changes) it made. */
+export type StoredAudit = StoredObject & {
+  ticket_id: number;
+  created_at: string;
+  author_id: number;
+  metadata: { system: Record<string, unknown>; custom: Record<string, unknown> };
+  via: Via;
+  events: Array<Record<string, unknown> & { id: number; type: string }>;
 };
 
 export function via(channel: string): Via {
@@ -131,7 +203,9 @@ function present(obj: StoredObject, url: string | null): Record<string, unknown>
 }
 
 export function presentTicket(t: StoredTicket, origin: string): Record<string, unknown> {
-  return present(t, `${apiBase(origin)}/tickets/${t.id}.json`);
+  // generated_timestamp moves with every update; derived here so the stored document (and the diff) stays the
+  // ticket's own fields.
+  return { ...present(t, `${apiBase(origin)}/tickets/${t.id}.json`), generated_timestamp: unixOf(t.updated_at) };
 }
 
 export function presentComment(c: StoredComment): Record<string, unknown> {
@@ -142,6 +216,26 @@ export function presentComment(c: StoredComment): Record<string, unknown> {
 
 export function presentUser(u: StoredUser, origin: string): Record<string, unknown> {
   return present(u, `${apiBase(origin)}/users/${u.id}.json`);
+}
+
+export function presentOrganization(o: StoredOrganization, origin: string): Record<string, unknown> {
+  return present(o, `${apiBase(origin)}/organizations/${o.id}.json`);
+}
+
+export function presentGroup(g: StoredGroup, origin: string): Record<string, unknown> {
+  return present(g, `${apiBase(origin)}/groups/${g.id}.json`);
+}
+
+export function presentMacro(m: StoredMacro, origin: string): Record<string, unknown> {
+  return present(m, `${apiBase(origin)}/macros/${m.id}.json`);
+}
+
+export function presentTicketField(f: StoredTicketField, origin: string): Record<string, unknown> {
+  return present(f, `${apiBase(origin)}/ticket_fields/${f.id}.json`);
+}
+
+export function presentAudit(a: StoredAudit): Record<string, unknown> {
+  return present(a, null);
 }
 
 /** ISO-8601 without milliseconds, as the help desk writes timestamps. */

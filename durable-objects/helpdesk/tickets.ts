@@ -3,6 +3,7 @@
 // or Create on a new ticket). Comments are their own stored objects so the world's diff shows them as created
 // entries and the ticket's own fields as updates.
 import type { Store } from "../store/store";
+import { recordAudit } from "./audits";
 import { HelpdeskError, recordInvalid, recordNotFound } from "./errors";
 import { commentBodies } from "./html";
 import { nextNumericId } from "./ids";
@@ -37,7 +38,7 @@ export interface WriteResult {
 }
 
 /** Fields whose changes become Change events, in the order the audit lists them. */
-const AUDITED = ["subject", "status", "priority", "type", "tags", "assignee_id", "requester_id", "external_id"] as const;
+const AUDITED = ["subject", "status", "priority", "type", "tags", "assignee_id", "group_id", "organization_id", "requester_id", "external_id"] as const;
 
 export function getTicket(store: Store, id: string): StoredTicket {
   if (!/^\d+$/.test(id)) throw recordNotFound();
@@ -48,6 +49,13 @@ export function getTicket(store: Store, id: string): StoredTicket {
 
 export function commentsOf(store: Store, ticketId: number): StoredComment[] {
   return store.list<StoredComment>("ticket_comments").filter((c) => c.ticket_id === ticketId);
+}
+
+/** A group or organization the write names must exist on the desk. */
+function requireDirectory(store: Store, input: TicketWrite): void {
+  if (input.group_id != null && !store.get("groups", String(input.group_id))) throw recordInvalid(fieldProblem("group_id", `group ${input.group_id} does not exist`));
+  if (input.organization_id != null && !store.get("organizations", String(input.organization_id)))
+    throw recordInvalid(fieldProblem("organization_id", `organization ${input.organization_id} does not exist`));
 }
 
 function requireUser(store: Store, id: number, field: string): void {
@@ -132,11 +140,11 @@ function commentEvent(c: StoredComment): AuditEvent {
   };
 }
 
-function auditedChanges(store: Store, before: Record<string, unknown> | null, after: StoredTicket, type: "Change" | "Create"): AuditEvent[] {
+export function auditedChanges(store: Store, before: Record<string, unknown> | null, after: StoredTicket, type: "Change" | "Create"): AuditEvent[] {
   const events: AuditEvent[] = [];
   for (const f of AUDITED) {
     const prev = before ? before[f] : undefined;
-    const next = after[f];
+    const next = after[f] as unknown;
     if (JSON.stringify(prev ?? null) === JSON.stringify(next ?? null)) continue;
     if (type === "Create" && (next === null || (Array.isArray(next) && next.length === 0))) continue;
     const value = typeof next === "number" ? String(next) : next;
@@ -162,6 +170,7 @@ export function updateTicket(store: Store, id: string, input: TicketWrite): Writ
     throw recordInvalid(fieldProblem("status", `cannot be changed from ${current.status} back to new`));
   if (input.requester_id !== undefined) requireUser(store, input.requester_id, "requester_id");
   const assignee = resolveAssignee(store, input);
+  requireDirectory(store, input);
 
   const next: StoredTicket = { ...current, tags: [...current.tags] };
   if (input.subject !== undefined) {
@@ -173,6 +182,8 @@ export function updateTicket(store: Store, id: string, input: TicketWrite): Writ
   if (input.external_id !== undefined) next.external_id = input.external_id;
   if (input.requester_id !== undefined) next.requester_id = input.requester_id;
   if (assignee !== undefined) next.assignee_id = assignee;
+  if (input.group_id !== undefined) next.group_id = input.group_id;
+  if (input.organization_id !== undefined) next.organization_id = input.organization_id;
   if (input.tags !== undefined) next.tags = normaliseTags(input.tags);
   if (input.additional_tags !== undefined) next.tags = normaliseTags([...next.tags, ...input.additional_tags]);
   if (input.remove_tags !== undefined) next.tags = next.tags.filter((t) => !input.remove_tags!.includes(t));
@@ -196,6 +207,7 @@ export function updateTicket(store: Store, id: string, input: TicketWrite): Writ
   if (audit.events.length > 0) {
     next.updated_at = isoSeconds(store.now());
     store.update("tickets", current.id, next);
+    recordAudit(store, audit, currentCustomer(store, current));
   }
   return { ticket: next, audit, unmodeled: unmodeledChanged(input, current) };
 }
@@ -216,6 +228,7 @@ export function createTicket(store: Store, input: TicketWrite): WriteResult {
     requesterId = input.requester_id;
   } else if (input.requester) requesterId = Number(ensureRequester(store, input.requester.email, input.requester.name).id);
   const assignee = resolveAssignee(store, input) ?? null;
+  requireDirectory(store, input);
   const id = nextNumericId(store, "ticket", "tickets");
   const now = isoSeconds(store.now());
   const shell: StoredTicket = {
@@ -234,6 +247,8 @@ export function createTicket(store: Store, input: TicketWrite): WriteResult {
     is_public: true,
     via: via("api"),
     ...ticketDefaults(),
+    group_id: input.group_id ?? null,
+    organization_id: input.organization_id !== undefined ? input.organization_id : (getUser(store, requesterId)?.organization_id ?? null),
     created_at: now,
     updated_at: now,
   } as StoredTicket;
@@ -246,5 +261,40 @@ export function createTicket(store: Store, input: TicketWrite): WriteResult {
   store.insert("tickets", ticket, customer);
   store.insert("ticket_comments", comment, customer);
   audit.events.push(commentEvent(comment), ...auditedChanges(store, null, ticket, "Create"));
+  recordAudit(store, audit, customer);
   return { ticket, audit, unmodeled: unmodeledChanged(input, ticketDefaults()) };
+}
+
+/** What the desk keeps of a deleted ticket: its Deleted Tickets entry. */
+export interface DeletedTicket {
+  id: string;
+  subject: string;
+  actor: { id: number; name: string };
+  previous_state: string;
+  deleted_at: string;
+  [field: string]: unknown;
+}
+
+/**
+ * DELETE /tickets/:id: the ticket leaves every list, search and lookup (404 from then on); its comments stay with
+ * it. The stored stub is the Deleted Tickets entry.
+ */
+export function deleteTicket(store: Store, id: string): void {
+  const ticket = getTicket(store, id);
+  const actor = getUser(store, agentId(store));
+  const stub: DeletedTicket = {
+    id: ticket.id,
+    subject: ticket.subject,
+    actor: { id: Number(actor?.id ?? 0), name: actor?.name ?? "" },
+    previous_state: ticket.status,
+    deleted_at: isoSeconds(store.now()),
+  };
+  store.remove("tickets", ticket.id, stub);
+}
+
+export function deletedTickets(store: Store): DeletedTicket[] {
+  return store
+    .list("tickets", { includeDeleted: true })
+    .filter((t) => store.isDeleted("tickets", t.id))
+    .map((t) => t as DeletedTicket);
 }

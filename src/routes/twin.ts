@@ -76,5 +76,6 @@ export async function keyHashOf(key: string): Promise<string> {
 }
 
 function toResponse(res: { status: number; headers: Record<string, string>; body: string | Uint8Array }): Response {
-  return new Response(res.body, { status: res.status, headers: res.headers });
+  // A 204 (the help desk's ticket delete) must have a null body: the Response constructor refuses any other.
+  return new Response(res.status === 204 ? null : res.body, { status: res.status, headers: res.headers });
 }

@@ -66,10 +66,10 @@ describe("help desk: reading tickets", () => {
 
   it("answers unknown routes with 404 and notes them in the trace", async () => {
     const w = await createWorld();
-    const res = await desk(w, "GET", "organizations.json");
+    const res = await desk(w, "GET", "brands.json");
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: "InvalidEndpoint" });
-    expect((await desk(w, "DELETE", "tickets/101.json")).status).toBe(404);
+    expect((await desk(w, "PATCH", "tickets/101.json")).status).toBe(404);
     const trace = await adminGet<Array<{ path: string; note: string | null; status: number }>>(`/admin/worlds/${w.id}/trace`);
     expect(trace.map((t) => t.note)).toEqual(["unknown_route", "unknown_route"]);
   });
@@ -189,7 +189,7 @@ describe("help desk: updating tickets", () => {
     const { ticket } = await json<{ ticket: Ticket }>(await desk(w, "GET", "tickets/101.json"));
     const echo = await desk(w, "PUT", "tickets/101.json", { ticket: { ...ticket, status: "pending" } });
     expect(echo.status).toBe(200);
-    await desk(w, "PUT", "tickets/101.json", { ticket: { group_id: 77 } });
+    await desk(w, "PUT", "tickets/101.json", { ticket: { due_at: "2026-10-01T00:00:00Z" } });
     const trace = await adminGet<Array<{ note: string | null }>>(`/admin/worlds/${w.id}/trace`);
     expect(trace.map((t) => t.note)).toEqual([null, null, "unknown_parameter"]);
   });

@@ -18,6 +18,12 @@ export const OBJECT_TYPES = [
   "tickets",
   "ticket_comments",
   "users",
+  "organizations",
+  "groups",
+  "macros",
+  "ticket_fields",
+  /** The desk's record of each ticket write; kept out of the change log (the write's own changes are there). */
+  "ticket_audits",
   /** Tools worlds: the records a task's writes move, and the side effects of every other accepted write. */
   "records",
 ] as const;

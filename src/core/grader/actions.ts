@@ -4,6 +4,7 @@
 // unexplained customer balance edit). Updates that only follow from an action (a charge's amount_refunded, a
 // customer's balance, an invoice's amounts) are not actions themselves.
 import type { DiffEntry, WorldDiff } from "../diff/types";
+import { deskChange } from "./desk-changes";
 import { formatMoney } from "./money";
 import { entryCustomer, isObj, num, ObjectIndex, ref, str, subscriptionItems, type Obj, type WorldObjects } from "./objects";
 import type { AgentAction, ChangeKind, EntryRef, OtherChange } from "./types";
@@ -33,8 +34,8 @@ const DERIVED: Partial<Record<DiffEntry["type"], RegExp>> = {
   credit_notes: /^(status|voided_at)$/,
 };
 
-/** Collections the help desk owns; the desk reader handles them (replies, statuses), never as actions. */
-const DESK = new Set(["tickets", "ticket_comments", "users"]);
+/** Collections the help desk owns: never actions; replies and statuses are the desk reader's, the rest desk-changes'. */
+const DESK = new Set(["tickets", "ticket_comments", "users", "organizations", "groups", "macros", "ticket_fields", "ticket_audits"]);
 
 export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; currency?: string } = {}): DerivedActions {
   const index = new ObjectIndex(diff, opts.objects);
@@ -76,7 +77,11 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
   const pendingNotes = new Map<string, { entry: DiffEntry; refund: number; credit: number; oob: number; pre: number }>();
 
   for (const e of diff.entries) {
-    if (DESK.has(e.type)) continue;
+    if (DESK.has(e.type)) {
+      const d = deskChange(e);
+      if (d) changes.push({ customer: entryCustomer(e), entry: d.entry, summary: d.summary, kind: d.kind });
+      continue;
+    }
     const customer = entryCustomer(e);
     const a = e.after;
     const b = e.before;

@@ -60,6 +60,10 @@ export function checkReferences(seed: SeedDocument): SeedIssue[] {
   ids(d.balance_transactions, "balance_transactions");
   ids(d.tickets, "tickets");
   const users = ids(d.users, "users");
+  const orgs = ids(d.organizations, "organizations");
+  const groups = ids(d.groups, "groups");
+  ids(d.macros, "macros");
+  ids(d.ticket_fields, "ticket_fields");
   const ref = (set: Set<string | number>, v: string | number | null | undefined, path: string, what: string) => {
     if (v !== null && v !== undefined && !set.has(v)) issues.push({ path, message: `no ${what} ${v} in the seed` });
   };
@@ -92,8 +96,18 @@ export function checkReferences(seed: SeedDocument): SeedIssue[] {
     ref(customers, cn.customer, `data.credit_notes[${i}].customer`, "customer");
   });
   d.balance_transactions.forEach((b, i) => ref(customers, b.customer, `data.balance_transactions[${i}].customer`, "customer"));
+  d.users.forEach((u, i) => ref(orgs, u.organization_id, `data.users[${i}].organization_id`, "organization"));
+  d.organizations.forEach((o, i) => ref(groups, o.group_id, `data.organizations[${i}].group_id`, "group"));
+  d.macros.forEach((m, i) =>
+    m.actions.forEach((a, j) => {
+      if (a.field === "group_id" && typeof a.value === "number") ref(groups, a.value, `data.macros[${i}].actions[${j}].value`, "group");
+      if (a.field === "assignee_id" && typeof a.value === "number") ref(users, a.value, `data.macros[${i}].actions[${j}].value`, "user");
+    }),
+  );
   const commentIds = new Set<number>();
   d.tickets.forEach((t, i) => {
+    ref(orgs, t.organization_id, `data.tickets[${i}].organization_id`, "organization");
+    ref(groups, t.group_id, `data.tickets[${i}].group_id`, "group");
     ref(users, t.requester_id, `data.tickets[${i}].requester_id`, "user");
     ref(users, t.assignee_id, `data.tickets[${i}].assignee_id`, "user");
     if (t.requester_id === undefined && !t.requester) issues.push({ path: `data.tickets[${i}]`, message: "needs requester_id or requester" });

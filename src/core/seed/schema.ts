@@ -262,6 +262,9 @@ export const seedTicket = z.strictObject({
   created_offset: z.number().int().optional(), // seconds relative to the world clock; tasks files place tickets this way
   comments: z.array(seedTicketComment).optional(),
   external_id: z.string().nullable().optional(),
+  /** Default: the requester's organization. */
+  organization_id: z.number().int().positive().nullable().optional(),
+  group_id: z.number().int().positive().nullable().optional(),
 });
 
 export const seedUser = z.strictObject({
@@ -269,6 +272,56 @@ export const seedUser = z.strictObject({
   name: z.string(),
   email: z.string().email(),
   role: z.enum(["end-user", "agent", "admin"]).optional(),
+  organization_id: z.number().int().positive().nullable().optional(),
+  tags: z.array(z.string()).optional(),
+  created_at: z.string().datetime().optional(),
+});
+
+export const seedOrganization = z.strictObject({
+  id: z.number().int().positive(),
+  name: z.string().min(1),
+  domain_names: z.array(z.string()).optional(),
+  details: z.string().nullable().optional(),
+  notes: z.string().nullable().optional(),
+  external_id: z.string().nullable().optional(),
+  group_id: z.number().int().positive().nullable().optional(),
+  tags: z.array(z.string()).optional(),
+  created_at: z.string().datetime().optional(),
+});
+
+export const seedGroup = z.strictObject({
+  id: z.number().int().positive(),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  default: z.boolean().optional(),
+  is_public: z.boolean().optional(),
+  created_at: z.string().datetime().optional(),
+});
+
+/** A macro's actions in the help desk's own form: {field, value}, e.g. status/solved, comment_value/"Thanks!". */
+export const seedMacroAction = z.strictObject({
+  field: z.enum(["status", "priority", "type", "subject", "assignee_id", "group_id", "set_tags", "current_tags", "remove_tags", "comment_value", "comment_value_html", "comment_mode_is_public"]),
+  value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))]),
+});
+
+export const seedMacro = z.strictObject({
+  id: z.number().int().positive(),
+  title: z.string().min(1),
+  description: z.string().nullable().optional(),
+  active: z.boolean().optional(),
+  actions: z.array(seedMacroAction).min(1),
+  created_at: z.string().datetime().optional(),
+});
+
+export const seedTicketField = z.strictObject({
+  id: z.number().int().positive(),
+  type: z.enum(["text", "textarea", "checkbox", "date", "integer", "decimal", "regexp", "tagger", "multiselect"]),
+  title: z.string().min(1),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  active: z.boolean().optional(),
+  tag: z.string().nullable().optional(),
+  options: z.array(z.strictObject({ name: z.string(), value: z.string() })).optional(),
   created_at: z.string().datetime().optional(),
 });
 
@@ -285,6 +338,10 @@ export const seedData = z.strictObject({
   balance_transactions: z.array(seedBalanceTransaction).default([]),
   tickets: z.array(seedTicket).default([]),
   users: z.array(seedUser).default([]),
+  organizations: z.array(seedOrganization).default([]),
+  groups: z.array(seedGroup).default([]),
+  macros: z.array(seedMacro).default([]),
+  ticket_fields: z.array(seedTicketField).default([]),
 });
 
 export const seedDocument = z.strictObject({
@@ -314,4 +371,6 @@ export type SeedData = SeedDocument["data"];
 export type SeedCustomer = z.infer<typeof seedCustomer>;
 export type SeedTicket = z.infer<typeof seedTicket>;
 export type SeedUser = z.infer<typeof seedUser>;
+export type SeedMacro = z.infer<typeof seedMacro>;
+export type SeedTicketField = z.infer<typeof seedTicketField>;
 export type SeedCollection = keyof SeedData;
