@@ -41,6 +41,42 @@ export const HELPDESK_SEED = {
   },
 };
 
+/** The same desk with its directory: organizations, groups, macros and a custom ticket field. */
+export const DIRECTORY_SEED = {
+  ...HELPDESK_SEED,
+  name: "desk-directory",
+  data: {
+    ...HELPDESK_SEED.data,
+    users: [
+      { id: 1, name: "Ada Agent", email: "ada@acme.example.com", role: "agent" },
+      { id: 2, name: "Jane Doe", email: "Jane@jane.example.com", organization_id: 11 },
+      { id: 3, name: "Ops Team", email: "ops@shared.example.com", organization_id: 12 },
+    ],
+    organizations: [
+      { id: 11, name: "Jane Co", domain_names: ["jane.example.com"], tags: ["vip"], group_id: 7 },
+      { id: 12, name: "Shared Ops", external_id: "acct-12", notes: "Two billing accounts share this address." },
+    ],
+    groups: [
+      { id: 7, name: "Billing" },
+      { id: 8, name: "Tier 2", description: "Escalations" },
+    ],
+    macros: [
+      {
+        id: 31,
+        title: "Refund issued",
+        actions: [
+          { field: "status", value: "solved" },
+          { field: "group_id", value: 7 },
+          { field: "current_tags", value: "refunded" },
+          { field: "comment_value", value: "Hi {{ticket.requester.first_name}}, your refund is on its way." },
+        ],
+      },
+      { id: 32, title: "Escalate to tier 2", active: false, actions: [{ field: "group_id", value: 8 }, { field: "comment_mode_is_public", value: "false" }, { field: "comment_value", value: "Escalating." }] },
+    ],
+    ticket_fields: [{ id: 900, type: "tagger", title: "Plan", options: [{ name: "Starter", value: "plan_starter" }, { name: "Growth", value: "plan_growth" }] }],
+  },
+};
+
 export interface TestWorld {
   id: string;
   key: string;
