@@ -64,12 +64,12 @@ export function seedDirectory(seed: SeedDocument, clock: number, store: Store): 
   const rows: SeedRow[] = [];
   const row = (type: SeedRow["type"], obj: SeedRow["obj"], customer: string | null, at: string) => rows.push({ type, obj, customer, created: unixOf(at) });
 
-  for (const g of d.groups) {
+  for (const g of d.groups ?? []) {
     const at = iso(g.created_at, clockIso);
     const doc: StoredGroup = { id: String(g.id), name: g.name, description: g.description ?? "", default: g.default ?? false, deleted: false, is_public: g.is_public ?? true, created_at: at, updated_at: at };
     row("groups", doc, null, at);
   }
-  for (const o of d.organizations) {
+  for (const o of d.organizations ?? []) {
     const at = iso(o.created_at, clockIso);
     const doc: StoredOrganization = {
       id: String(o.id),
@@ -88,7 +88,7 @@ export function seedDirectory(seed: SeedDocument, clock: number, store: Store): 
     };
     row("organizations", doc, organizationCustomer(seed, o.id), at);
   }
-  d.macros.forEach((m, i) => {
+  (d.macros ?? []).forEach((m, i) => {
     const at = iso(m.created_at, clockIso);
     const doc: StoredMacro = {
       id: String(m.id),
@@ -105,14 +105,15 @@ export function seedDirectory(seed: SeedDocument, clock: number, store: Store): 
     };
     row("macros", doc, null, at);
   });
-  const maxField = Math.max(0, ...d.ticket_fields.map((f) => f.id));
+  const custom = d.ticket_fields ?? [];
+  const maxField = Math.max(0, ...custom.map((f) => f.id));
   SYSTEM_FIELDS.forEach((f, i) => {
     const doc = fieldDoc(store.nextNumber("ticket_field", maxField), f, i + 1, clockIso, true);
     if (f.options) doc.system_field_options = f.options.map((v) => ({ name: v.charAt(0).toUpperCase() + v.slice(1), value: v }));
     row("ticket_fields", doc, null, clockIso);
   });
   const optionId = () => store.nextNumber("field_option");
-  d.ticket_fields.forEach((f, i) => row("ticket_fields", customField(f, SYSTEM_FIELDS.length + i + 1, clockIso, optionId), null, iso(f.created_at, clockIso)));
+  custom.forEach((f, i) => row("ticket_fields", customField(f, SYSTEM_FIELDS.length + i + 1, clockIso, optionId), null, iso(f.created_at, clockIso)));
   return rows;
 }
 

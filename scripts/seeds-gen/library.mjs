@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { catalog, PLAN_ORDER, PLANS } from "./catalog.mjs";
 import { consistencyProblems } from "./consistency.mjs";
+import { GROUPS, MACROS, TICKET_FIELDS } from "./desk.mjs";
 import { BENCHMARK_SIZE, INBOX, SCENARIOS, arrivalTimes, ticketLabel } from "./inbox.mjs";
 import { KeyIndex, rubricEntry } from "./keys.mjs";
 import { Ledger } from "./ledger.mjs";
@@ -75,6 +76,9 @@ export function buildLibrary() {
         external_id: t.label,
       })),
       users: USERS,
+      groups: GROUPS,
+      macros: MACROS,
+      ticket_fields: TICKET_FIELDS,
     },
   };
 

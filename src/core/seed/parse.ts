@@ -60,10 +60,10 @@ export function checkReferences(seed: SeedDocument): SeedIssue[] {
   ids(d.balance_transactions, "balance_transactions");
   ids(d.tickets, "tickets");
   const users = ids(d.users, "users");
-  const orgs = ids(d.organizations, "organizations");
-  const groups = ids(d.groups, "groups");
-  ids(d.macros, "macros");
-  ids(d.ticket_fields, "ticket_fields");
+  const orgs = ids(d.organizations ?? [], "organizations");
+  const groups = ids(d.groups ?? [], "groups");
+  ids(d.macros ?? [], "macros");
+  ids(d.ticket_fields ?? [], "ticket_fields");
   const ref = (set: Set<string | number>, v: string | number | null | undefined, path: string, what: string) => {
     if (v !== null && v !== undefined && !set.has(v)) issues.push({ path, message: `no ${what} ${v} in the seed` });
   };
@@ -97,8 +97,8 @@ export function checkReferences(seed: SeedDocument): SeedIssue[] {
   });
   d.balance_transactions.forEach((b, i) => ref(customers, b.customer, `data.balance_transactions[${i}].customer`, "customer"));
   d.users.forEach((u, i) => ref(orgs, u.organization_id, `data.users[${i}].organization_id`, "organization"));
-  d.organizations.forEach((o, i) => ref(groups, o.group_id, `data.organizations[${i}].group_id`, "group"));
-  d.macros.forEach((m, i) =>
+  (d.organizations ?? []).forEach((o, i) => ref(groups, o.group_id, `data.organizations[${i}].group_id`, "group"));
+  (d.macros ?? []).forEach((m, i) =>
     m.actions.forEach((a, j) => {
       if (a.field === "group_id" && typeof a.value === "number") ref(groups, a.value, `data.macros[${i}].actions[${j}].value`, "group");
       if (a.field === "assignee_id" && typeof a.value === "number") ref(users, a.value, `data.macros[${i}].actions[${j}].value`, "user");

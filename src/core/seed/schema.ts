@@ -338,10 +338,11 @@ export const seedData = z.strictObject({
   balance_transactions: z.array(seedBalanceTransaction).default([]),
   tickets: z.array(seedTicket).default([]),
   users: z.array(seedUser).default([]),
-  organizations: z.array(seedOrganization).default([]),
-  groups: z.array(seedGroup).default([]),
-  macros: z.array(seedMacro).default([]),
-  ticket_fields: z.array(seedTicketField).default([]),
+  // Optional rather than defaulted: a seed without them keeps the hash it had before the desk's directory existed.
+  organizations: z.array(seedOrganization).optional(),
+  groups: z.array(seedGroup).optional(),
+  macros: z.array(seedMacro).optional(),
+  ticket_fields: z.array(seedTicketField).optional(),
 });
 
 export const seedDocument = z.strictObject({
