@@ -14,8 +14,38 @@ interface ZendeskClient {
     update(id: number, body: unknown): Promise<{ result: { id: number; status: string } }>;
     getComments(id: number): Promise<Array<{ body: string; public: boolean }>>;
   };
-  users: { auth(): Promise<{ result: { id: number; role: string } }>; show(id: number): Promise<{ result: { email: string } }> };
+  users: {
+    auth(): Promise<{ result: { id: number; role: string } }>;
+    show(id: number): Promise<{ result: { email: string; organization_id: number | null } }>;
+    search(params: Record<string, string>): Promise<Array<{ id: number; email: string }>>;
+    update(id: number, body: unknown): Promise<{ result: { id: number; notes: string } }>;
+  };
   search: { query(q: string): Promise<{ result: Array<{ id: number; result_type: string }> }> };
+}
+
+// The rest of the desk as node-zendesk exposes it.
+interface ZendeskDeskClient {
+  tickets: {
+    exportAudit(id: number): Promise<Array<{ id: number; events: Array<{ type: string; field_name?: string }> }>>;
+    addTags(id: number, tags: unknown): Promise<unknown>;
+    updateTags(id: number, tags: unknown): Promise<unknown>;
+    show(id: number): Promise<{ result: { tags: string[]; generated_timestamp: number } }>;
+    delete(id: number): Promise<unknown>;
+  };
+  ticketaudits: { list(id: number): Promise<Array<{ id: number }>>; count(id: number): Promise<{ result: { count: { value: number } } }> };
+  macros: {
+    list(): Promise<Array<{ id: number; title: string }>>;
+    // The client unwraps by "macros" only, so a single macro comes back in its envelope.
+    show(id: number): Promise<{ result: { macro: { id: number; title: string } } }>;
+    apply(id: number): Promise<{ result: { result: { ticket: Record<string, unknown> } } }>;
+    applyTicket(ticket: number, id: number): Promise<{ result: { result: { ticket: Record<string, unknown> } } }>;
+  };
+  // organizations.count is left out: the client reads .count off the array its getAll returns, so it is undefined
+  // against any server; the count endpoint is tested over raw HTTP (test/worker/helpdesk-directory.test.ts).
+  organizations: { list(): Promise<Array<{ id: number; name: string }>>; show(id: number): Promise<{ result: { name: string } }> };
+  groups: { list(): Promise<Array<{ id: number; name: string }>>; show(id: number): Promise<{ result: { name: string } }> };
+  ticketfields: { list(): Promise<Array<{ id: number; type: string }>>; show(id: number): Promise<{ result: { title: string } }> };
+  requests: { show(id: number): Promise<{ result: { id: number; status: string } }> };
 }
 const zendesk = require("node-zendesk") as { createClient(opts: Record<string, unknown>): ZendeskClient };
 
@@ -41,7 +71,17 @@ beforeAll(async () => {
         name: "zd-client",
         clock: "2026-09-15T12:00:00Z",
         currency: "usd",
-        data: { users: [{ id: 1, name: "Ada Agent", email: "ada@example.com", role: "agent" }], tickets },
+        data: {
+          users: [
+            { id: 1, name: "Ada Agent", email: "ada@example.com", role: "agent" },
+            { id: 2, name: "Person Zero", email: "person0@example.com", organization_id: 70 },
+          ],
+          tickets,
+          organizations: [{ id: 70, name: "Zero Corp", group_id: 60 }],
+          groups: [{ id: 60, name: "Billing" }],
+          macros: [{ id: 80, title: "Close it", actions: [{ field: "status", value: "solved" }, { field: "current_tags", value: "closed_by_macro" }, { field: "comment_value", value: "Hi {{ticket.requester.first_name}}, closing this." }] }],
+          ticket_fields: [{ id: 90, type: "text", title: "Order number" }],
+        },
       },
     }),
   });
@@ -52,6 +92,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
+
+const deskClient = () => zendesk.createClient({ username: "ada@example.com", token: world.key, endpointUri: `${world.zendesk_url}/api/v2` }) as unknown as ZendeskDeskClient & ZendeskClient;
 
 const client = () => zendesk.createClient({ username: "ada@example.com", token: world.key, endpointUri: `${world.zendesk_url}/api/v2` });
 
@@ -81,5 +123,43 @@ describe("node-zendesk against a world", () => {
     const c = zendesk.createClient({ token: world.key, oauth: true, endpointUri: `${world.zendesk_url}/api/v2` });
     const t = await c.tickets.show(500);
     expect(t.result).toMatchObject({ id: 500, status: "open", description: "Body of question 0" });
+  });
+});
+
+describe("node-zendesk on the rest of the desk", () => {
+  it("reads audits, writes tags with PUT (add) and POST (replace), and deletes a ticket", async () => {
+    const c = deskClient();
+    await c.tickets.addTags(520, { tags: ["vip"] });
+    await c.tickets.updateTags(520, { tags: ["triaged", "vip"] });
+    const t = await c.tickets.show(520);
+    expect(t.result.tags).toEqual(["triaged", "vip"]);
+    expect(typeof t.result.generated_timestamp).toBe("number");
+    const audits = await c.tickets.exportAudit(520);
+    expect(audits.map((a) => a.events.map((e) => e.field_name ?? e.type))).toEqual([["Comment", "subject", "status", "requester_id"], ["tags"], ["tags"]]);
+    expect((await c.ticketaudits.list(520)).map((a) => a.id)).toEqual(audits.map((a) => a.id));
+    expect((await c.ticketaudits.count(520)).result.count.value).toBe(3);
+    await c.tickets.delete(521);
+    await expect(c.tickets.show(521)).rejects.toThrow(/404/);
+  });
+
+  it("lists and previews macros, and reads organizations, groups, ticket fields, requests and users", async () => {
+    const c = deskClient();
+    expect((await c.macros.list()).map((m) => m.title)).toEqual(["Close it"]);
+    expect((await c.macros.show(80)).result.macro.title).toBe("Close it");
+    expect((await c.macros.apply(80)).result.result.ticket).toMatchObject({ status: "solved", additional_tags: ["closed_by_macro"] });
+    const after = (await c.macros.applyTicket(500, 80)).result.result.ticket;
+    expect(after).toMatchObject({ id: 500, status: "solved", comment: { body: "Hi Person, closing this.", public: true } });
+    expect((await c.tickets.show(500)).result.tags).toEqual([]);
+    expect((await c.organizations.list()).map((o) => o.name)).toEqual(["Zero Corp"]);
+    expect((await c.organizations.show(70)).result.name).toBe("Zero Corp");
+    expect((await c.groups.list()).map((g) => g.name)).toEqual(["Billing"]);
+    expect((await c.groups.show(60)).result.name).toBe("Billing");
+    const fields = await c.ticketfields.list();
+    expect(fields.map((f) => f.type)).toEqual(["subject", "description", "status", "tickettype", "priority", "group", "assignee", "text"]);
+    expect((await c.ticketfields.show(90)).result.title).toBe("Order number");
+    expect((await c.requests.show(509)).result).toMatchObject({ id: 509, status: "open" });
+    expect((await c.users.search({ query: "person0@example.com" })).map((u) => u.id)).toEqual([2]);
+    expect((await c.users.show(2)).result.organization_id).toBe(70);
+    expect((await c.users.update(2, { user: { notes: "Prefers email." } })).result).toMatchObject({ id: 2, notes: "Prefers email." });
   });
 });
