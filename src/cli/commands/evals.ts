@@ -1,4 +1,4 @@
-// `worlds evals import|check|run`: portable task files (docs/replay.md) read, checked and run.
+// `worlds evals import|check`: portable task files (docs/replay.md) read and their graders checked.
 import { existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { z } from "zod";
@@ -37,7 +37,7 @@ const IMPORT_SCHEMA = z.strictObject({ out: flag.text().optional(), force: flag.
 const IMPORT_USAGE = "worlds evals import FILE [--out PATH] [--force]";
 const IMPORT_SUMMARY =
   "Checks every task of a task file (a benchmark, a list of tasks or one task, JSON or YAML) field by field and copies it\n" +
-  "into the project. A file can also be used directly: worlds evals check|run take its path.";
+  "into the project. A file can also be used directly: worlds evals check takes its path.";
 
 async function importCommand(argv: string[]): Promise<number> {
   const args = fileArgs("import", argv, IMPORT_DEFS, IMPORT_SCHEMA, IMPORT_USAGE, IMPORT_SUMMARY);
