@@ -5,27 +5,21 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadScript } from "../../src/core/models/scripted/index";
-import { startScriptedServer, type ScriptedServer } from "../../src/cli/models/scripted-server";
-import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
-import { killAllStarted, ROOT } from "./helpers/cli";
+import type { ScriptedServer } from "../../src/cli/models/scripted-server";
+import type { LocalServer } from "../../src/cli/server/local";
+import { startScriptedLocal } from "./helpers/scripted-local";
+import { ROOT } from "./helpers/cli";
 
 let model: ScriptedServer;
 let server: LocalServer;
 const tasks = (JSON.parse(readFileSync(join(ROOT, "examples/evals/benchmark.json"), "utf8")) as { tasks: Array<Record<string, unknown>> }).tasks;
 const task = tasks[0]!;
 
+let stop: () => Promise<void> = async () => undefined;
 beforeAll(async () => {
-  const loaded = loadScript(readFileSync(join(ROOT, "test/fixtures/person/episode.script.yaml"), "utf8"), "episode.script.yaml");
-  if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
-  model = await startScriptedServer(loaded.script);
-  server = await startLocalServer({ modelEnv: { OPENAI_BASE_URL: model.env.OPENAI_BASE_URL } });
+  ({ model, server, stop } = await startScriptedLocal("test/fixtures/person/episode.script.yaml"));
 }, 120_000);
-afterAll(async () => {
-  await server?.stop();
-  await model?.close();
-  killAllStarted();
-});
+afterAll(() => stop());
 
 const admin = () => ({ authorization: `Bearer ${server.token}`, "content-type": "application/json" });
 async function post(path: string, body: unknown, headers: Record<string, string> = admin()): Promise<{ status: number; json: any }> {

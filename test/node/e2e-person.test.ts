@@ -2,13 +2,10 @@
 // loopback: the world keeps the conversation, a when_asked fact reaches the person's prompt only once the agent
 // asks, done ends it, the world's end carries the transcript, a rerun is answered from the cache, and the key
 // rules as for every surface.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadScript } from "../../src/core/models/scripted/index";
-import { startScriptedServer, type ScriptedServer } from "../../src/cli/models/scripted-server";
-import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
-import { killAllStarted, ROOT } from "./helpers/cli";
+import type { ScriptedServer } from "../../src/cli/models/scripted-server";
+import type { LocalServer } from "../../src/cli/server/local";
+import { startScriptedLocal } from "./helpers/scripted-local";
 
 let model: ScriptedServer;
 let server: LocalServer;
@@ -25,17 +22,11 @@ export const PERSON = {
   opening: "Hi, I was charged twice for my March order.",
 };
 
+let stop: () => Promise<void> = async () => undefined;
 beforeAll(async () => {
-  const loaded = loadScript(readFileSync(join(ROOT, "test/fixtures/person/person.script.yaml"), "utf8"), "person.script.yaml");
-  if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
-  model = await startScriptedServer(loaded.script);
-  server = await startLocalServer({ modelEnv: { OPENAI_BASE_URL: model.env.OPENAI_BASE_URL } });
+  ({ model, server, stop } = await startScriptedLocal("test/fixtures/person/person.script.yaml"));
 }, 120_000);
-afterAll(async () => {
-  await server?.stop();
-  await model?.close();
-  killAllStarted();
-});
+afterAll(() => stop());
 
 const admin = () => ({ authorization: `Bearer ${server.token}`, "content-type": "application/json" });
 async function createWorld(body: Record<string, unknown>): Promise<{ status: number; json: Record<string, unknown> }> {

@@ -1,0 +1,24 @@
+// The real local server with its model keys pointed at the scripted model on loopback: how the person and episode
+// tests start (the Worker calls the person's and the judge's model with the server's own environment).
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { loadScript } from "../../../src/core/models/scripted/index";
+import { startScriptedServer, type ScriptedServer } from "../../../src/cli/models/scripted-server";
+import { startLocalServer, type LocalServer } from "../../../src/cli/server/local";
+import { killAllStarted, ROOT } from "./cli";
+
+export async function startScriptedLocal(scriptPath: string): Promise<{ model: ScriptedServer; server: LocalServer; stop(): Promise<void> }> {
+  const loaded = loadScript(readFileSync(join(ROOT, scriptPath), "utf8"), basename(scriptPath));
+  if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
+  const model = await startScriptedServer(loaded.script);
+  const server = await startLocalServer({ modelEnv: { OPENAI_BASE_URL: model.env.OPENAI_BASE_URL } });
+  return {
+    model,
+    server,
+    async stop() {
+      await server.stop();
+      await model.close();
+      killAllStarted();
+    },
+  };
+}
