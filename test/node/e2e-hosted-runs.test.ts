@@ -3,8 +3,6 @@
 // `worlds passk` gives for the same tasks with the same agent run as a process.
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
 import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
 import { runHostedPassk } from "../../src/cli/hosted/submit";
-import { verifyAgentRequest, type AgentRequestBody, type RunView, type EpisodeView } from "../../src/core/runs/index";
+import type { AgentRequestBody, RunView, EpisodeView } from "../../src/core/runs/index";
+import { startSignedAgent, type SignedAgent } from "./helpers/signed-agent";
 import type { Results } from "../../src/core/results/index";
 import { assertValidResults } from "./helpers/validate-results";
 import { BIN, ROOT } from "./helpers/cli";
@@ -23,37 +22,21 @@ const agentFile = join(dir, "agent.mjs");
 const tasksFile = join(dir, "tasks.yaml");
 
 let server: LocalServer;
-let agentServer: Server;
+let agentServer: SignedAgent;
 let agentUrl: string;
-const agentCalls: AgentRequestBody[] = [];
 
 beforeAll(async () => {
   writeFileSync(agentFile, AGENT_SOURCE);
   writeFileSync(tasksFile, tasksYaml());
   const { act } = (await import(pathToFileURL(agentFile).href)) as { act: (task: unknown, world: AgentRequestBody["world"]) => Promise<string> };
-  agentServer = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString("utf8");
-    const check = await verifyAgentRequest(SECRET, (n) => req.headers[n] as string | undefined, raw, Date.now() / 1000);
-    if (!check.ok) return void res.writeHead(401).end(check.reason);
-    const body = JSON.parse(raw) as AgentRequestBody;
-    agentCalls.push(body);
-    try {
-      const reply = await act(body.task, body.world);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ reply }));
-    } catch (e) {
-      res.writeHead(500).end((e as Error).message);
-    }
-  });
-  await new Promise<void>((r) => agentServer.listen(0, "127.0.0.1", r));
-  agentUrl = `http://127.0.0.1:${(agentServer.address() as AddressInfo).port}/agent`;
+  agentServer = await startSignedAgent(SECRET, (body) => act(body.task, body.world));
+  agentUrl = `${agentServer.url}/agent`;
   server = await startLocalServer({});
 });
 
 afterAll(async () => {
   await server?.stop();
-  await new Promise((r) => agentServer?.close(r));
+  await agentServer?.close();
 });
 
 const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
@@ -110,7 +93,7 @@ describe("hosted runs on the local server", () => {
     expect(episodes.map((e) => e.n)).toEqual(Array.from({ length: 90 }, (_, i) => i + 1));
     expect(new Set(episodes.map((e) => e.id)).size).toBe(90);
     expect(episodes.every((e) => e.status === "done" && e.trace !== null)).toBe(true);
-    expect(agentCalls).toHaveLength(90);
+    expect(agentServer.calls).toHaveLength(90);
 
     // A hosted run replays with --agent-url and no `--` agent command; the published schema accepts both forms.
     const worst = hosted.results.crash_test.worst_task!;

@@ -3,21 +3,18 @@
 // tools agent's rules behind a signed endpoint). Its verdicts are the process agent's: all passed, and a
 // repeated write is collateral_mutation (exit 1) with a replay line for the hosted run.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyAgentRequest, type AgentRequestBody } from "../../src/core/runs/index";
 import { killAllStarted, ROOT, runCli } from "./helpers/cli";
 import { assertValidResults } from "./helpers/validate-results";
+import { startSignedAgent, type SignedAgent } from "./helpers/signed-agent";
 
 const SECRET = "e2e-tools-agent-secret-0123";
 let dir: string;
-let agentServer: Server;
+let agent: SignedAgent;
 let agentUrl: string;
-const seen: AgentRequestBody[] = [];
 
 type Solve = (task: unknown, o: { base: string; key: string; twice?: boolean }) => Promise<string | null>;
 
@@ -30,25 +27,16 @@ beforeAll(async () => {
   writeFileSync(config, readFileSync(config, "utf8").replace("tasks_per_arm: 10", "tasks_per_arm: 2"));
 
   const { solveLiterally } = (await import(pathToFileURL(join(ROOT, "examples", "agents", "lib", "literal-tools.mjs")).href)) as { solveLiterally: Solve };
-  agentServer = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString("utf8");
-    const check = await verifyAgentRequest(SECRET, (n) => req.headers[n] as string | undefined, raw, Date.now() / 1000);
-    if (!check.ok) return void res.writeHead(401).end(check.reason);
-    const body = JSON.parse(raw) as AgentRequestBody;
-    seen.push(body);
-    if (body.kind !== "tools") return void res.writeHead(400).end(`not a tools episode: ${body.kind}`);
-    const reply = await solveLiterally(body.task, { base: body.world.tools_url, key: body.world.key, twice: req.url === "/twice" });
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ reply: reply ?? "" }));
+  agent = await startSignedAgent(SECRET, async (body, req) => {
+    if (body.kind !== "tools") throw new Error(`not a tools episode: ${body.kind}`);
+    return (await solveLiterally(body.task, { base: body.world.tools_url, key: body.world.key, twice: req.url === "/twice" })) ?? "";
   });
-  await new Promise<void>((r) => agentServer.listen(0, "127.0.0.1", r));
-  agentUrl = `http://127.0.0.1:${(agentServer.address() as AddressInfo).port}`;
+  agentUrl = agent.url;
 });
 
 afterAll(async () => {
   killAllStarted();
-  await new Promise((r) => agentServer?.close(r));
+  await agent?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -64,7 +52,7 @@ describe("worlds tools run --agent-url", () => {
     assertValidResults(results);
     expect(results.tasks.file).toBe("worlds/tools.yaml");
     expect(results.runs.flatMap((r) => r.worlds.map((w) => w.verdict))).toEqual(Array(12).fill("passed"));
-    expect(seen.every((b) => b.kind === "tools")).toBe(true);
+    expect(agent.calls.every((b) => b.kind === "tools")).toBe(true);
     expect(res.leftovers).toEqual([]);
 
     const local = await runCli(["tools", "run", "--server", "auto", "--runs", "1", "--json-file", join(dir, "local.json"), "--", process.execPath, join(ROOT, "examples", "agents", "tools-literal.mjs")], { cwd: dir, timeoutMs: 240_000 });
