@@ -14,6 +14,7 @@ import { model } from "./model";
 import { tools } from "./tools";
 import { judge } from "./judge";
 import { evals } from "./evals";
+import { family } from "./family";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
@@ -30,4 +31,5 @@ export const COMMANDS: Record<string, Command> = {
   judge,
   tools,
   evals,
+  family,
 };

@@ -23,6 +23,7 @@ import { hostedJudge, JUDGE_FLAG_DEFS, JUDGE_FLAG_SHAPE, JUDGE_USAGE, passkJudge
 import { finishVerdicts, gateRunsProblem, prepareVerdicts, textWithComparison, VERDICT_FLAG_DEFS, VERDICT_FLAG_SHAPE, VERDICT_USAGE } from "../passk/verdicts";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
 import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
+import { passkFamily } from "./family";
 import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
@@ -83,6 +84,9 @@ const USAGE =
 export const passk: Command = {
   summary: "run an agent against a tasks file k times and report pass^k (exit 0 passed, 1 failed, 2-4 see docs/passk.md)",
   async run(argv) {
+    // A family is its own kind of input (tiers graded by verify, not a tasks file's keys): its own runner.
+    const options = argv.indexOf("--") < 0 ? argv : argv.slice(0, argv.indexOf("--"));
+    if (options.includes("--family")) return passkFamily(argv);
     let args;
     try {
       args = parseArgs("passk", argv, DEFS, SCHEMA);

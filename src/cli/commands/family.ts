@@ -1,0 +1,233 @@
+// `worlds family validate|gate`: task families, tiers from trivial to near impossible (docs/families.md).
+// validate checks every rule (on the files, then on real worlds: gold passes, an untouched world fails); gate
+// runs an agent on tiers k times, records the measured pass rates and holds them to the tiers' bands.
+import { z } from "zod";
+import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
+import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
+import { trapSignals } from "../signals";
+import { checkOutputPaths, OutputPathError } from "../results/write";
+import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
+import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
+import { FamilyNotFound, loadFamily, resolveFamily, type LoadedFamily, type LoadedTier } from "../families/load";
+import { formatFamilyProblem, staticProblems, worldProblems } from "../families/validate";
+import { applyGate, familyText, measuredRates, outputs, recordedRates, runTiers, writeBack } from "../families/gate";
+import { gateRates } from "../../core/families/gate";
+import { GATE_RUNS } from "../../core/families/vocabulary";
+import type { PassRate } from "../../core/families/schema";
+import { shellLine } from "../../core/results/shell";
+import { reportFlagError } from "./errors";
+import type { Command } from "./types";
+
+const out = (s: string) => void process.stdout.write(s);
+const fail = (sub: string, message: string, code = 2) => (process.stderr.write(`worlds family ${sub}: ${message}\n`), code);
+
+const VALIDATE_DEFS: FlagDefs = {
+  ...SERVER_FLAG_DEFS,
+  offline: { kind: "switch", help: "check the files only: no world, so no gold replay and no untouched-world check" },
+};
+const VALIDATE_SCHEMA = z.strictObject({ server: flag.oneOf(["auto"]).optional(), url: flag.url().optional(), token: flag.text().optional(), offline: flag.switch() });
+
+export const RUN_DEFS: FlagDefs = {
+  runs: { kind: "value", short: "k", placeholder: "K", help: `episodes per tier (default: ${GATE_RUNS}; fewer needs --force)` },
+  force: { kind: "switch", help: `accept fewer than ${GATE_RUNS} runs; the recorded pass rate is marked forced` },
+  "no-record": { kind: "switch", help: "measure and decide, but write nothing back to the tiers' pass_rates" },
+  ...SERVER_FLAG_DEFS,
+  concurrency: { kind: "value", placeholder: "N", help: "agents at once (default: 2)" },
+  timeout: { kind: "value", placeholder: "S", help: "seconds per episode before the agent is stopped (default: 300)" },
+  "json-file": { kind: "value", placeholder: "PATH", help: "write the results JSON here" },
+  report: { kind: "value", placeholder: "PATH", help: "write the HTML report here" },
+  junit: { kind: "value", placeholder: "PATH", help: "write JUnit XML here" },
+  json: { kind: "switch", help: "print the results JSON instead of text" },
+  ...MODEL_AGENT_FLAG_DEFS,
+  "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
+};
+export const RUN_SCHEMA = z.strictObject({
+  runs: flag.int(1, 1000).optional(),
+  force: flag.switch(),
+  "no-record": flag.switch(),
+  server: flag.oneOf(["auto"]).optional(),
+  url: flag.url().optional(),
+  token: flag.text().optional(),
+  concurrency: flag.int(1, 64).optional(),
+  timeout: flag.seconds().optional(),
+  "json-file": flag.text().optional(),
+  report: flag.text().optional(),
+  junit: flag.text().optional(),
+  json: flag.switch(),
+  ...MODEL_AGENT_FLAG_SHAPE,
+  "model-prices": flag.text().optional(),
+});
+type RunFlags = z.infer<typeof RUN_SCHEMA>;
+
+const USAGE: Record<string, string> = {
+  validate: "worlds family validate <family | tier> [--offline] [--server auto | --url URL --token T]",
+  gate: `worlds family gate <family | tier> [--runs ${GATE_RUNS}] [--force] [--no-record] [--server auto | --url URL] [--concurrency N] [--timeout S] [--json] [--json-file F] [--report F] [--junit F] (-- <agent command> | --model P:M [--turn-limit N] [--model-budget USD] [--model-base-url URL])`,
+};
+
+export const family: Command = {
+  summary: "task families: tiers from trivial to near impossible, validated on real worlds and gated on measured pass rates",
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (!sub || sub === "--help" || sub === "-h" || !(sub in USAGE)) {
+      out(`usage: worlds family <validate|gate> ...\n\n${Object.values(USAGE).map((u) => `  ${u}`).join("\n")}\n\nA family is a folder (or a bundled name under packs/families/). See docs/families.md.\n`);
+      return sub && !(sub in USAGE) && sub !== "--help" && sub !== "-h" ? 2 : 0;
+    }
+    try {
+      return sub === "validate" ? await validate(rest) : await gate(rest);
+    } catch (e) {
+      if (e instanceof FlagError) return reportFlagError(e);
+      if (e instanceof FamilyNotFound || e instanceof OutputPathError) return fail(sub, e.message);
+      throw e;
+    }
+  },
+};
+
+async function open(sub: string, arg: string | undefined): Promise<{ fam: LoadedFamily; tiers: LoadedTier[]; via: string }> {
+  if (!arg) throw new FlagError(`family ${sub}`, "name a family: its folder, one tier's folder, or a bundled family's name");
+  const where = resolveFamily(arg);
+  const fam = await loadFamily(where.dir);
+  const tiers = where.tier ? fam.tiers.filter((t) => t.folder === where.tier) : fam.tiers;
+  return { fam, tiers, via: `${where.dir}${where.via === "path" ? "" : ` (${where.via})`}` };
+}
+
+async function connect(sub: string, f: { server?: "auto"; url?: string; token?: string }): Promise<{ server: ConnectedServer; interrupt: ReturnType<typeof trapSignals> } | number> {
+  if (f.server && f.url) throw new FlagError(`family ${sub}`, "--server auto and --url name two servers; pick one.");
+  const interrupt = trapSignals();
+  try {
+    return { server: await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt), interrupt };
+  } catch (e) {
+    interrupt.dispose();
+    if (e instanceof ServerSetupError) return fail(sub, `${e.message}\nnext: ${e.nextAction}`, e.exitCode);
+    throw e;
+  }
+}
+
+async function validate(argv: string[]): Promise<number> {
+  const a = parseArgs("family validate", argv, VALIDATE_DEFS, VALIDATE_SCHEMA, { positionals: 1 });
+  if (a.help) return out(helpText(USAGE.validate, "Checks a family (or one tier) against every rule; each problem names the tier and the rule.", VALIDATE_DEFS)), 0;
+  const { fam, tiers, via } = await open("validate", a.positionals[0]);
+  out(`family ${fam.doc?.root ?? "?"}: ${via}, ${fam.tiers.length} tier${fam.tiers.length === 1 ? "" : "s"}\n`);
+  const only = new Set(tiers.map((t) => t.folder));
+  const problems = staticProblems(fam).filter((p) => p.tier === null || only.has(p.tier) || tiers.length === fam.tiers.length);
+  if (!a.flags.offline) {
+    const c = await connect("validate", a.flags.server || a.flags.url ? a.flags : { server: "auto" });
+    if (typeof c === "number") return c;
+    try {
+      for (const t of tiers) problems.push(...(await worldProblems(t, c.server)));
+    } finally {
+      await c.server.stop();
+      c.interrupt.dispose();
+    }
+  }
+  for (const t of tiers) {
+    const mine = problems.filter((p) => p.tier === t.folder);
+    out(`${mine.length ? "fail" : "ok  "} ${t.folder}: ${t.doc.gold.length} gold call${t.doc.gold.length === 1 ? "" : "s"}, ${t.checks.length} verify check${t.checks.length === 1 ? "" : "s"}, ${t.entities} seed objects${a.flags.offline ? " (offline: not replayed)" : ""}\n`);
+  }
+  for (const p of problems) out(`  ${formatFamilyProblem(p)}\n`);
+  out(problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}\n` : "every rule holds\n");
+  return problems.length ? 2 : 0;
+}
+
+interface Agent {
+  argv: string[];
+  model: ModelAgent | null;
+  solver: PassRate["solver"];
+  label: string;
+}
+
+export function agentFor(sub: string, f: RunFlags, command: string[] | null): Agent | number {
+  const stray = strayModelFlag(f);
+  if (stray) throw new FlagError(sub, `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
+  if (f.model !== undefined && command?.length) throw new FlagError(sub, "--model and an agent command after '--' name two agents; pick one.");
+  if (f.model === undefined && !command?.length) throw new FlagError(sub, "no agent: put its command after '--' (e.g. -- node examples/agents/careful.mjs) or use --model P:M");
+  if (f.model !== undefined) {
+    const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? 2 });
+    if (!set.ok) return fail(sub.replace(/^family /, ""), `${set.message}\nnext: ${set.nextAction}`);
+    return { argv: set.agent.label, model: set.agent, solver: "model", label: f.model };
+  }
+  return { argv: command!, model: null, solver: "command", label: shellLine(command!) };
+}
+
+async function gate(argv: string[]): Promise<number> {
+  const a = parseArgs("family gate", argv, RUN_DEFS, RUN_SCHEMA, { positionals: 1 });
+  if (a.help) return out(helpText(USAGE.gate, "Runs the tiers k times each, records each tier's pass rate and checks the bands, the falling rates and no 0% or 100%.", RUN_DEFS)), 0;
+  const f = a.flags;
+  const runs = f.runs ?? GATE_RUNS;
+  if (runs < GATE_RUNS && !f.force) throw new FlagError("family gate", `--runs ${runs} is fewer than the ${GATE_RUNS} a pass rate needs; add --force to run it anyway (the recorded rate is marked forced)`);
+  const { fam, tiers } = await open("gate", a.positionals[0]);
+  const problems = staticProblems(fam).filter((p) => p.rule === "schema" || p.rule === "verify_grammar" || p.rule === "generator" || p.rule === "layout");
+  if (!fam.doc || problems.length || tiers.some((t) => !t.worldSeed)) {
+    for (const p of problems) process.stderr.write(`  ${formatFamilyProblem(p)}\n`);
+    return fail("gate", `the family has problems to fix first; run worlds family validate ${a.positionals[0]}`);
+  }
+  const agent = agentFor("family gate", f, a.command);
+  if (typeof agent === "number") return agent;
+  checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
+  const c = await connect("gate", f);
+  if (typeof c === "number") return c;
+  try {
+    const results = await runTiers({
+      fam, tiers, runs, argv: agent.argv, inProcess: agent.model ?? undefined, agentFlags: agent.model?.replayFlags, server: c.server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 300) * 1000, interrupt: c.interrupt,
+      sourceFlags: [a.positionals[0]], command: ["family", "gate"],
+    });
+    if (agent.model) process.stderr.write(agent.model.summary() + "\n");
+    const measured = measuredRates(results, tiers);
+    const g = gateRates([...measured, ...recordedRates(fam, tiers, agent.solver, agent.label)]);
+    const decided = applyGate(results, g);
+    const trusted = decided.status === "passed" || decided.status === "policy_failed";
+    const today = new Date().toISOString().slice(0, 10);
+    const written = trusted && !f["no-record"] ? writeBack(tiers, measured, { solver: agent.solver, model: agent.label, date: today }, runs) : [];
+    for (const w of outputs(decided, { "json-file": f["json-file"], report: f.report, junit: f.junit })) process.stderr.write(`wrote ${w}\n`);
+    if (f.json) out(JSON.stringify({ ...decided }, null, 2) + "\n");
+    else out(familyText(decided, g));
+    for (const w of written) process.stderr.write(`recorded the pass rate in ${w}\n`);
+    return c.interrupt.received() ? (c.interrupt.exitCode() ?? decided.exit_code) : decided.exit_code;
+  } finally {
+    await c.server.stop();
+    c.interrupt.dispose();
+  }
+}
+
+/** `worlds passk --family F`: every tier, k times (default 3), reported like a tasks file with the curve. */
+export async function passkFamily(argv: string[]): Promise<number> {
+  const i = argv.indexOf("--family");
+  const name = argv[i + 1];
+  const rest = [...argv.slice(0, i), ...argv.slice(i + 2)];
+  try {
+    if (!name || name.startsWith("--")) throw new FlagError("passk", "--family needs a value (a family's folder or a bundled family's name).");
+    const a = parseArgs("passk", rest, RUN_DEFS, RUN_SCHEMA);
+    if (a.help) return out(helpText("worlds passk --family F [--runs K] [server and output flags] (-- <agent command> | --model P:M)", "Runs every tier of a family k times and reports it like a tasks file, with the pass-rate curve across tiers.", RUN_DEFS)), 0;
+    const f = a.flags;
+    if (f.force || f["no-record"]) throw new FlagError("passk", "--force and --no-record belong to worlds family gate; passk --family records nothing.");
+    const { fam, tiers } = await open("passk", name);
+    const problems = staticProblems(fam).filter((p) => p.rule === "schema" || p.rule === "verify_grammar" || p.rule === "generator" || p.rule === "layout");
+    if (!fam.doc || problems.length || tiers.some((t) => !t.worldSeed)) {
+      for (const p of problems) process.stderr.write(`  ${formatFamilyProblem(p)}\n`);
+      process.stderr.write(`worlds passk: the family has problems to fix first; run worlds family validate ${name}\n`);
+      return 2;
+    }
+    const agent = agentFor("passk", f, a.command);
+    if (typeof agent === "number") return agent;
+    checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
+    const c = await connect("passk", f);
+    if (typeof c === "number") return c;
+    try {
+      const results = await runTiers({
+        fam, tiers, runs: f.runs ?? 3, argv: agent.argv, inProcess: agent.model ?? undefined, agentFlags: agent.model?.replayFlags, server: c.server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 300) * 1000, interrupt: c.interrupt,
+        sourceFlags: ["--family", name], command: ["passk"],
+      });
+      if (agent.model) process.stderr.write(agent.model.summary() + "\n");
+      const g = gateRates(measuredRates(results, tiers));
+      for (const w of outputs(results, { "json-file": f["json-file"], report: f.report, junit: f.junit })) process.stderr.write(`wrote ${w}\n`);
+      out(f.json ? JSON.stringify(results, null, 2) + "\n" : familyText(results, g));
+      return c.interrupt.received() ? (c.interrupt.exitCode() ?? results.exit_code) : results.exit_code;
+    } finally {
+      await c.server.stop();
+      c.interrupt.dispose();
+    }
+  } catch (e) {
+    if (e instanceof FlagError) return reportFlagError(e);
+    if (e instanceof FamilyNotFound || e instanceof OutputPathError) return fail("passk", e.message);
+    throw e;
+  }
+}

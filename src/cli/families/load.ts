@@ -1,0 +1,233 @@
+// Reading a family from disk: family.yaml, each tier folder's tier.yaml and instruction.md, and each tier's seed
+// (a bundled name, the folder's seed.json, or a built-in generator run twice to prove it reproducible). Every
+// problem is collected with the tier and the rule, never thrown, so validate reports them all at once.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { z } from "zod";
+import { parseYamlSource, type YamlSource } from "../../core/tasks/source";
+import { schemaProblems } from "../../core/tasks/schema-problems";
+import { formatProblem } from "../../core/tasks/problems";
+import { parseSeed } from "../../core/seed/parse";
+import { canonicalJson, sha256Hex } from "../../core/util/canonical";
+import { FAMILY_FILE, INSTRUCTION_FILE, SEED_FILE, TIER_FILE, familyDocument, tierDocument, type FamilyDocument, type TierDocument } from "../../core/families/schema";
+import { generateSeed, UnknownGenerator } from "../../core/families/generate/index";
+import { goldTools, type FamilyProblem, type TierFacts } from "../../core/families/rules";
+import { parseCheck } from "../../core/families/verify/grammar";
+import { packageRoot } from "../paths";
+
+type Obj = Record<string, unknown>;
+
+export interface LoadedTier extends TierFacts {
+  dir: string;
+  /** tier.yaml as parsed, for writing pass rates back in place. */
+  source: YamlSource;
+  /** The world's seed: the tier's seed with its ticket on the desk (account worlds). Null when it could not be built. */
+  worldSeed: Obj | null;
+  seedHash: string | null;
+  /** What the agent reads on stdin (and WORLDS_TASK_JSON). */
+  taskJson: string;
+}
+
+export interface LoadedFamily {
+  dir: string;
+  doc: FamilyDocument | null;
+  tiers: LoadedTier[];
+  problems: FamilyProblem[];
+}
+
+const MAX_FILE = 1024 * 1024;
+const MAX_SEED_FILE = 64 * 1024 * 1024;
+
+export class FamilyNotFound extends Error {}
+
+export function bundledFamiliesDir(): string {
+  return join(packageRoot(), "packs", "families");
+}
+
+/**
+ * A family given on the command line: a path (to the family's folder, or to one tier folder inside it) first,
+ * then a bundled family's root or tier name under packs/families/. Answers the family folder and the tier, if one.
+ */
+export function resolveFamily(arg: string): { dir: string; tier: string | null; via: string } {
+  const asPath = (p: string) => existsSync(p) && statSync(p).isDirectory();
+  const pick = (p: string, via: string) => {
+    if (existsSync(join(p, FAMILY_FILE))) return { dir: p, tier: null, via };
+    if (existsSync(join(p, TIER_FILE)) && existsSync(join(p, "..", FAMILY_FILE))) return { dir: join(p, ".."), tier: basename(p), via };
+    return null;
+  };
+  if (asPath(arg)) {
+    const found = pick(arg, "path");
+    if (found) return found;
+    throw new FamilyNotFound(`${arg} is a folder but holds no ${FAMILY_FILE} (nor is it a tier folder beside one)`);
+  }
+  if (/^[a-z][a-z0-9_]*$/.test(arg)) {
+    const root = arg.replace(/_t\d+$/, "");
+    const dir = join(bundledFamiliesDir(), root);
+    if (existsSync(join(dir, FAMILY_FILE))) {
+      const tier = root === arg ? null : arg;
+      if (tier && !existsSync(join(dir, tier, TIER_FILE))) throw new FamilyNotFound(`the bundled family ${root} has no tier ${tier}`);
+      return { dir, tier, via: `bundled (packs/families/${root})` };
+    }
+  }
+  throw new FamilyNotFound(`no family '${arg}': not a folder holding ${FAMILY_FILE}, and not a bundled family (${bundledRoots().join(", ") || "none"})`);
+}
+
+export function bundledRoots(): string[] {
+  const dir = bundledFamiliesDir();
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((n) => existsSync(join(dir, n, FAMILY_FILE))).sort();
+}
+
+function readYaml<S extends z.ZodType>(path: string, schema: S, tier: string | null): { value: z.infer<S> | null; source: YamlSource | null; problems: FamilyProblem[] } {
+  if (!existsSync(path)) return { value: null, source: null, problems: [{ tier, rule: "layout", message: `${path} is missing` }] };
+  const bytes = statSync(path).size;
+  if (bytes > MAX_FILE) return { value: null, source: null, problems: [{ tier, rule: "schema", message: `${path} is ${bytes} bytes; at most ${MAX_FILE}` }] };
+  const parsed = parseYamlSource(readFileSync(path, "utf8"), path);
+  if (!parsed.ok) return { value: null, source: null, problems: parsed.problems.map((p) => ({ tier, rule: "schema" as const, message: formatProblem(p) })) };
+  const r = schema.safeParse(parsed.data);
+  if (!r.success) return { value: null, source: parsed.source, problems: schemaProblems(r.error.issues, parsed.source, parsed.data).map((p) => ({ tier, rule: "schema" as const, message: formatProblem(p) })) };
+  return { value: r.data, source: parsed.source, problems: [] };
+}
+
+export async function loadFamily(dir: string): Promise<LoadedFamily> {
+  const problems: FamilyProblem[] = [];
+  const fam = readYaml(join(dir, FAMILY_FILE), familyDocument, null);
+  problems.push(...fam.problems);
+  const doc = fam.value;
+  const root = doc?.root ?? basename(dir);
+  const tiers: LoadedTier[] = [];
+  for (const entry of readdirSync(dir).sort(byTier)) {
+    const path = join(dir, entry);
+    const isDir = statSync(path).isDirectory();
+    if (!isDir) {
+      if (entry !== FAMILY_FILE && entry !== "README.md") problems.push({ tier: null, rule: "layout", message: `${path}: a family folder holds ${FAMILY_FILE}, README.md and its tier folders only` });
+      continue;
+    }
+    if (!new RegExp(`^${root}_t\\d+$`).test(entry)) {
+      problems.push({ tier: null, rule: "layout", message: `${path}: a folder in a family must be a tier named ${root}_t<N>` });
+      continue;
+    }
+    const tier = await loadTier(path, entry, doc);
+    problems.push(...tier.problems);
+    if (tier.tier) tiers.push(tier.tier);
+  }
+  return { dir, doc, tiers, problems };
+}
+
+function byTier(a: string, b: string): number {
+  const n = (s: string) => Number(/_t(\d+)$/.exec(s)?.[1] ?? -1);
+  return n(a) - n(b) || a.localeCompare(b);
+}
+
+async function loadTier(dir: string, folder: string, family: FamilyDocument | null): Promise<{ tier: LoadedTier | null; problems: FamilyProblem[] }> {
+  const problems: FamilyProblem[] = [];
+  const add = (rule: FamilyProblem["rule"], message: string) => problems.push({ tier: folder, rule, message });
+  const read = readYaml(join(dir, TIER_FILE), tierDocument, folder);
+  problems.push(...read.problems);
+  const doc = read.value;
+  const instructionPath = join(dir, INSTRUCTION_FILE);
+  const instruction = existsSync(instructionPath) ? readFileSync(instructionPath, "utf8").slice(0, MAX_FILE) : "";
+  if (!existsSync(instructionPath)) add("layout", `${instructionPath} is missing: it holds the user's request`);
+
+  // Exactly what a tier holds: a nested tier (a copy gone wrong) or any stray file is refused.
+  const usesSeedFile = doc ? seedFileUsed(doc) : existsSync(join(dir, SEED_FILE));
+  const allowed = new Set([TIER_FILE, INSTRUCTION_FILE, ...(usesSeedFile ? [SEED_FILE] : [])]);
+  for (const entry of readdirSync(dir).sort()) {
+    const p = join(dir, entry);
+    if (statSync(p).isDirectory()) add("layout", `${p}: a tier folder holds no folders${/_t\d+$/.test(entry) ? " (a tier nested inside another: copy with cp -rT)" : ""}`);
+    else if (!allowed.has(entry)) add("layout", `${p}: a tier folder holds ${[...allowed].join(", ")} only`);
+  }
+  if (usesSeedFile && !existsSync(join(dir, SEED_FILE))) add("layout", `${join(dir, SEED_FILE)} is missing (the seed names it)`);
+  if (!doc || !read.source) return { tier: null, problems };
+
+  const checks = [];
+  for (const [i, line] of doc.verify.entries()) {
+    const c = parseCheck(line);
+    if (c.ok) checks.push(c.check);
+    else add("verify_grammar", `verify[${i}] '${line}': ${c.message} (column ${c.column})`);
+  }
+
+  const seed = await tierSeed(dir, folder, doc, add);
+  let worldSeed: Obj | null = null;
+  let seedHash: string | null = null;
+  const data = (seed?.data ?? {}) as Record<string, unknown[] | undefined>;
+  if (seed) {
+    worldSeed = family?.world === "tools" ? seed : withTicket(seed, doc, instruction);
+    const parsed = parseSeed(worldSeed);
+    if (!parsed.ok) {
+      add("schema", `the tier's seed has ${parsed.issues.length} problem(s): ${parsed.issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join("; ")}`);
+      worldSeed = null;
+    } else seedHash = await sha256Hex(canonicalJson(parsed.seed));
+  }
+  const entityTypes = Object.entries(data).filter(([, v]) => Array.isArray(v) && v.length > 0).map(([k]) => k);
+  const seedTools = family?.world === "tools" ? (((seed?.tools as Obj | undefined)?.definitions as Obj[] | undefined) ?? []).map((d) => String(d.name)) : [];
+  if (family?.world === "tools" && seedTools.length) entityTypes.push("tools");
+  const tools = [...new Set([...doc.tools, ...goldTools(doc.gold), ...seedTools])].sort();
+  const entities = Object.values(data).reduce((s, v) => s + (Array.isArray(v) ? v.length : 0), 0);
+  const taskJson = family?.world === "tools" ? JSON.stringify({ id: folder, request: instruction.trim() }) : JSON.stringify(ticketTask(doc, instruction, folder));
+  return { tier: { folder, dir, doc, instruction, entityTypes, tools, entities, checks, source: read.source, worldSeed, seedHash, taskJson }, problems };
+}
+
+function seedFileUsed(doc: TierDocument): boolean {
+  const s = doc.seed;
+  return typeof s === "object" && (("file" in s && s.file === SEED_FILE) || ("generator" in s && s.base === SEED_FILE));
+}
+
+async function tierSeed(dir: string, folder: string, doc: TierDocument, add: (rule: FamilyProblem["rule"], m: string) => void): Promise<Obj | null> {
+  const s = doc.seed;
+  if (typeof s === "string") return bundledSeed(s, add);
+  if ("file" in s) return seedFile(join(dir, SEED_FILE), add);
+  const base = s.base === SEED_FILE ? seedFile(join(dir, SEED_FILE), add) : bundledSeed(s.base, add);
+  if (!base) return null;
+  const name = folder.replace(/_/g, "-");
+  try {
+    // Run twice from fresh copies: a generator that read a clock or shared state would show here.
+    const first = generateSeed(s, structuredClone(base), name);
+    const second = generateSeed(s, structuredClone(base), name);
+    const [a, b] = [await sha256Hex(canonicalJson(first)), await sha256Hex(canonicalJson(second))];
+    if (a !== b) add("generator", `the generator ${s.generator} gave two different seeds from one input (${a.slice(0, 12)}, ${b.slice(0, 12)}): it is not reproducible`);
+    else if (a !== s.sha256) add("generator", `the generated seed's sha256 is ${a}, but the tier records ${s.sha256}: the generator or its input changed (record the new hash once the change is meant)`);
+    return first;
+  } catch (e) {
+    if (e instanceof UnknownGenerator) return add("generator", e.message), null;
+    throw e;
+  }
+}
+
+function bundledSeed(name: string, add: (rule: FamilyProblem["rule"], m: string) => void): Obj | null {
+  for (const d of [process.env.WORLDS_SEEDS_DIR, join(packageRoot(), "seeds")].filter((x): x is string => !!x)) {
+    const p = join(d, `${name}.json`);
+    if (existsSync(p)) return seedFile(p, add);
+  }
+  add("schema", `no bundled seed '${name}' (looked in $WORLDS_SEEDS_DIR and the package's seeds/)`);
+  return null;
+}
+
+function seedFile(path: string, add: (rule: FamilyProblem["rule"], m: string) => void): Obj | null {
+  if (!existsSync(path)) return null;
+  if (statSync(path).size > MAX_SEED_FILE) return add("schema", `${path} is larger than ${MAX_SEED_FILE} bytes`), null;
+  try {
+    const v = JSON.parse(readFileSync(path, "utf8")) as unknown;
+    if (!v || typeof v !== "object" || Array.isArray(v)) return add("schema", `${path} is not a seed document (a JSON object)`), null;
+    return v as Obj;
+  } catch (e) {
+    add("schema", `${path} is not valid JSON: ${(e as Error).message}`);
+    return null;
+  }
+}
+
+/** The tier's ticket, alone on the desk, half an hour before the clock (the seed's own tickets are dropped). */
+function withTicket(seed: Obj, doc: TierDocument, instruction: string): Obj {
+  const data = (seed.data ?? {}) as Obj;
+  const t = doc.ticket;
+  if (!t) return seed;
+  return {
+    ...seed,
+    data: { ...data, tickets: [{ id: 1, subject: t.subject, description: instruction.trim(), status: "open", priority: "normal", requester: { email: t.requester, ...(t.requester_name ? { name: t.requester_name } : {}) }, external_id: doc.name, created_offset: -1800 }] },
+  };
+}
+
+function ticketTask(doc: TierDocument, instruction: string, folder: string): Obj {
+  const t = doc.ticket;
+  return { id: 1, label: folder, subject: t?.subject ?? folder, body: instruction.trim(), requester: { name: t?.requester_name ?? t?.requester ?? "", email: t?.requester ?? "" }, priority: "normal", tags: [] };
+}

@@ -1,0 +1,26 @@
+// Writing a measured pass rate back into a tier's tier.yaml, in place: the entry keyed on (solver, model, k) is
+// replaced or appended through the yaml Document API, so the file's comments and layout stay as written.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isMap, isSeq, parseDocument, YAMLSeq } from "yaml";
+import { TIER_FILE, type PassRate } from "../../core/families/schema";
+import type { LoadedTier } from "./load";
+
+export function recordPassRate(tier: LoadedTier, entry: PassRate): string {
+  const path = join(tier.dir, TIER_FILE);
+  const doc = parseDocument(tier.source.text);
+  let seq = doc.get("pass_rates", true);
+  if (!isSeq(seq)) {
+    seq = new YAMLSeq();
+    doc.set("pass_rates", seq);
+  }
+  const list = seq as YAMLSeq;
+  const node = doc.createNode({ ...entry });
+  (node as { flow?: boolean }).flow = true;
+  const at = list.items.findIndex((it) => isMap(it) && it.get("solver") === entry.solver && it.get("model") === entry.model && it.get("k") === entry.k);
+  if (at >= 0) list.items[at] = node;
+  else list.items.push(node);
+  const text = doc.toString({ lineWidth: 0 });
+  writeFileSync(path, text);
+  return path;
+}

@@ -1,0 +1,92 @@
+// The `acme-crowd` generator: a tier's story (a small seed holding the accounts the instruction is about) inside a
+// crowd of generated Acme customers, each with a few card charges, some of them refunded in part, and pairs that
+// share one billing address. The crowd never reuses a story email or id, so the story stays the only right answer;
+// it only makes the agent search, filter and disambiguate. Pure and deterministic: same inputs, same bytes.
+import { Stream, stableId } from "./prng";
+
+type Obj = Record<string, unknown>;
+
+export interface CrowdOptions {
+  /** The generated seed's name. */
+  name: string;
+  prng_seed: number;
+  customers: number;
+  shared_emails: number;
+}
+
+const FIRST = ["Amara", "Bjorn", "Chiara", "Dmitri", "Eleni", "Farhan", "Grace", "Hiroshi", "Ines", "Jamal", "Keiko", "Lars", "Mei", "Nikolai", "Olufemi", "Paloma", "Quentin", "Rania", "Sandeep", "Tamsin", "Ugo", "Valentina", "Wen", "Ximena", "Yusuf", "Zofia", "Aditi", "Bruno", "Camille", "Darius"];
+const LAST = ["Okafor", "Lindqvist", "Moretti", "Volkov", "Papadakis", "Rahman", "Whitfield", "Tanaka", "Ferreira", "Haddad", "Nakamura", "Eriksen", "Zhang", "Petrov", "Adeyemi", "Alvarez", "Marchetti", "Khalil", "Iyer", "Trevelyan", "Obi", "Rossi", "Liu", "Castillo", "Demir", "Kowalski", "Nair", "Brennan"];
+const COMPANY = ["Tealharbor", "Brightpath", "Copperleaf", "Bluefin", "Granite", "Juniper", "Lumen", "Nimbus", "Orchard", "Pinecrest", "Quarry", "Riverbend", "Saltmarsh", "Thistle", "Upland", "Vantage", "Willowbrook", "Zephyr", "Amberline", "Birchwood"];
+const TRADE = ["Analytics", "Labs", "Studio", "Logistics", "Dental", "Bakery", "Architects", "Consulting", "Outfitters", "Health", "Legal", "Media", "Robotics", "Foods", "Travel"];
+const PLANS: ReadonlyArray<[string, number]> = [
+  ["Acme Starter monthly", 2900],
+  ["Acme Growth monthly", 9900],
+  ["Acme Scale monthly", 24900],
+  ["Acme Growth yearly", 99000],
+  ["Acme seats add-on", 1500],
+];
+const DAY = 86_400;
+
+/** Crowd customers added per story: bounded by the schema (20,000), so a generated seed stays a few MiB. */
+export function generateCrowd(base: Obj, o: CrowdOptions): Obj {
+  const data = (base.data ?? {}) as Record<string, Obj[] | undefined>;
+  const clock = Math.floor(Date.parse(String(base.clock)) / 1000);
+  const takenIds = new Set<string>();
+  const takenEmails = new Set<string>();
+  for (const list of Object.values(data)) for (const x of list ?? []) if (typeof x.id === "string") takenIds.add(x.id);
+  for (const c of data.customers ?? []) if (typeof c.email === "string") takenEmails.add(c.email.toLowerCase());
+  for (const u of data.users ?? []) if (typeof u.email === "string") takenEmails.add(u.email.toLowerCase());
+
+  const people = new Stream(o.prng_seed, "people");
+  const money = new Stream(o.prng_seed, "money");
+  const customers: Obj[] = [];
+  const charges: Obj[] = [];
+  const refunds: Obj[] = [];
+  const id = (prefix: string, key: string): string => {
+    for (let n = 0; ; n++) {
+      const candidate = stableId(o.prng_seed, prefix, n ? `${key}:${n}` : key);
+      if (!takenIds.has(candidate)) return takenIds.add(candidate), candidate;
+    }
+  };
+  for (let i = 0; i < o.customers; i++) {
+    const company = people.chance(0.6);
+    const name = company ? `${people.pick(COMPANY)} ${people.pick(TRADE)}` : `${people.pick(FIRST)} ${people.pick(LAST)}`;
+    let email = "";
+    for (let n = 0; email === "" || takenEmails.has(email); n++) email = `${slug(name)}${n || i}@example.com`;
+    takenEmails.add(email);
+    const cus = id("cus", `c${i}`);
+    const created = clock - people.int(40, 900) * DAY;
+    customers.push({ id: cus, email, name, created, currency: "usd", metadata: { crowd: "true" } });
+    const n = money.int(1, 4);
+    for (let k = 0; k < n; k++) {
+      const [description, amount] = money.pick(PLANS);
+      const ch = id("ch", `c${i}:${k}`);
+      const failed = money.chance(0.04);
+      const when = Math.max(created + DAY, clock - money.int(1, 120) * DAY - money.int(0, 86_000));
+      charges.push({ id: ch, customer: cus, amount, created: when, description, status: failed ? "failed" : "succeeded" });
+      if (!failed && money.chance(0.08)) {
+        const part = money.chance(0.5) ? amount : Math.max(100, Math.round((amount * money.int(10, 60)) / 100 / 100) * 100);
+        refunds.push({ id: id("re", `c${i}:${k}`), charge: ch, amount: Math.min(part, amount), created: Math.min(clock, when + money.int(1, 10) * DAY), reason: "requested_by_customer" });
+      }
+    }
+  }
+  // Shared addresses: the second account of each pair takes the first's email, as a firm with two workspaces does.
+  const pairs = Math.min(o.shared_emails, Math.floor(customers.length / 2));
+  for (let p = 0; p < pairs; p++) customers[2 * p + 1].email = customers[2 * p].email;
+
+  return {
+    ...base,
+    name: o.name,
+    description: `${String(base.description ?? base.name)} Generated by acme-crowd (prng seed ${o.prng_seed}): ${o.customers} more customers, ${pairs} shared addresses.`,
+    data: {
+      ...data,
+      customers: [...(data.customers ?? []), ...customers],
+      charges: [...(data.charges ?? []), ...charges],
+      refunds: [...(data.refunds ?? []), ...refunds],
+    },
+  };
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, ".").replace(/^\.|\.$/g, "").slice(0, 24);
+}
