@@ -16,6 +16,8 @@ import { GATE_RUNS } from "../../core/families/vocabulary";
 import type { PassRate } from "../../core/families/schema";
 import { shellLine } from "../../core/results/shell";
 import { reportFlagError } from "./errors";
+import { httpAgent } from "../families/http-agent";
+import type { InProcessAgent } from "../episode/in-process";
 import type { Command } from "./types";
 
 const out = (s: string) => void process.stdout.write(s);
@@ -29,6 +31,7 @@ const VALIDATE_SCHEMA = z.strictObject({ server: flag.oneOf(["auto"]).optional()
 
 export const RUN_DEFS: FlagDefs = {
   runs: { kind: "value", short: "k", placeholder: "K", help: `episodes per tier (default: ${GATE_RUNS}; fewer needs --force)` },
+  task: { kind: "list", placeholder: "TIER", help: "run only this tier (its folder name); repeatable" },
   force: { kind: "switch", help: `accept fewer than ${GATE_RUNS} runs; the recorded pass rate is marked forced` },
   "no-record": { kind: "switch", help: "measure and decide, but write nothing back to the tiers' pass_rates" },
   ...SERVER_FLAG_DEFS,
@@ -38,11 +41,13 @@ export const RUN_DEFS: FlagDefs = {
   report: { kind: "value", placeholder: "PATH", help: "write the HTML report here" },
   junit: { kind: "value", placeholder: "PATH", help: "write JUnit XML here" },
   json: { kind: "switch", help: "print the results JSON instead of text" },
+  "agent-url": { kind: "value", placeholder: "URL", help: "an HTTP agent of the hosted contract, called by this command (signed with $WORLDS_AGENT_SECRET)" },
   ...MODEL_AGENT_FLAG_DEFS,
   "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
 };
 export const RUN_SCHEMA = z.strictObject({
   runs: flag.int(1, 1000).optional(),
+  task: flag.list().optional(),
   force: flag.switch(),
   "no-record": flag.switch(),
   server: flag.oneOf(["auto"]).optional(),
@@ -54,6 +59,7 @@ export const RUN_SCHEMA = z.strictObject({
   report: flag.text().optional(),
   junit: flag.text().optional(),
   json: flag.switch(),
+  "agent-url": flag.url().optional(),
   ...MODEL_AGENT_FLAG_SHAPE,
   "model-prices": flag.text().optional(),
 });
@@ -61,7 +67,7 @@ type RunFlags = z.infer<typeof RUN_SCHEMA>;
 
 const USAGE: Record<string, string> = {
   validate: "worlds family validate <family | tier> [--offline] [--server auto | --url URL --token T]",
-  gate: `worlds family gate <family | tier> [--runs ${GATE_RUNS}] [--force] [--no-record] [--server auto | --url URL] [--concurrency N] [--timeout S] [--json] [--json-file F] [--report F] [--junit F] (-- <agent command> | --model P:M [--turn-limit N] [--model-budget USD] [--model-base-url URL])`,
+  gate: `worlds family gate <family | tier> [--runs ${GATE_RUNS}] [--force] [--no-record] [--server auto | --url URL] [--concurrency N] [--timeout S] [--json] [--json-file F] [--report F] [--junit F] (-- <agent command> | --agent-url URL | --model P:M [--turn-limit N] [--model-budget USD] [--model-base-url URL])`,
 };
 
 export const family: Command = {
@@ -82,11 +88,14 @@ export const family: Command = {
   },
 };
 
-async function open(sub: string, arg: string | undefined): Promise<{ fam: LoadedFamily; tiers: LoadedTier[]; via: string }> {
+async function open(sub: string, arg: string | undefined, only: string[] = []): Promise<{ fam: LoadedFamily; tiers: LoadedTier[]; via: string }> {
   if (!arg) throw new FlagError(`family ${sub}`, "name a family: its folder, one tier's folder, or a bundled family's name");
   const where = resolveFamily(arg);
   const fam = await loadFamily(where.dir);
-  const tiers = where.tier ? fam.tiers.filter((t) => t.folder === where.tier) : fam.tiers;
+  let tiers = where.tier ? fam.tiers.filter((t) => t.folder === where.tier) : fam.tiers;
+  const unknown = only.filter((n) => !tiers.some((t) => t.folder === n));
+  if (unknown.length) throw new FlagError(`family ${sub}`, `--task ${unknown.join(", ")}: no such tier here (tiers: ${tiers.map((t) => t.folder).join(", ")})`);
+  if (only.length) tiers = tiers.filter((t) => only.includes(t.folder));
   return { fam, tiers, via: `${where.dir}${where.via === "path" ? "" : ` (${where.via})`}` };
 }
 
@@ -131,6 +140,7 @@ async function validate(argv: string[]): Promise<number> {
 interface Agent {
   argv: string[];
   model: ModelAgent | null;
+  http: InProcessAgent | null;
   solver: PassRate["solver"];
   label: string;
 }
@@ -138,14 +148,21 @@ interface Agent {
 export function agentFor(sub: string, f: RunFlags, command: string[] | null): Agent | number {
   const stray = strayModelFlag(f);
   if (stray) throw new FlagError(sub, `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
-  if (f.model !== undefined && command?.length) throw new FlagError(sub, "--model and an agent command after '--' name two agents; pick one.");
-  if (f.model === undefined && !command?.length) throw new FlagError(sub, "no agent: put its command after '--' (e.g. -- node examples/agents/careful.mjs) or use --model P:M");
+  const named = [f.model !== undefined, !!command?.length, f["agent-url"] !== undefined].filter(Boolean).length;
+  if (named > 1) throw new FlagError(sub, "--model, --agent-url and an agent command after '--' each name an agent; pick one.");
+  if (named === 0) throw new FlagError(sub, "no agent: put its command after '--' (e.g. -- node examples/agents/careful.mjs), or use --model P:M or --agent-url URL");
   if (f.model !== undefined) {
     const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? 2 });
     if (!set.ok) return fail(sub.replace(/^family /, ""), `${set.message}\nnext: ${set.nextAction}`);
-    return { argv: set.agent.label, model: set.agent, solver: "model", label: f.model };
+    return { argv: set.agent.label, model: set.agent, http: null, solver: "model", label: f.model };
   }
-  return { argv: command!, model: null, solver: "command", label: shellLine(command!) };
+  if (f["agent-url"] !== undefined) {
+    const secret = process.env.WORLDS_AGENT_SECRET ?? "";
+    if (secret.length < 16) return fail(sub.replace(/^family /, ""), "--agent-url needs WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)\nnext: WORLDS_AGENT_SECRET=$(openssl rand -hex 16) and the same secret in your agent");
+    const http = httpAgent(f["agent-url"], secret, `family_${Date.now().toString(36)}`);
+    return { argv: http.label, model: null, http, solver: "agent-url", label: f["agent-url"] };
+  }
+  return { argv: command!, model: null, http: null, solver: "command", label: shellLine(command!) };
 }
 
 async function gate(argv: string[]): Promise<number> {
@@ -154,7 +171,7 @@ async function gate(argv: string[]): Promise<number> {
   const f = a.flags;
   const runs = f.runs ?? GATE_RUNS;
   if (runs < GATE_RUNS && !f.force) throw new FlagError("family gate", `--runs ${runs} is fewer than the ${GATE_RUNS} a pass rate needs; add --force to run it anyway (the recorded rate is marked forced)`);
-  const { fam, tiers } = await open("gate", a.positionals[0]);
+  const { fam, tiers } = await open("gate", a.positionals[0], f.task);
   const problems = staticProblems(fam).filter((p) => p.rule === "schema" || p.rule === "verify_grammar" || p.rule === "generator" || p.rule === "layout");
   if (!fam.doc || problems.length || tiers.some((t) => !t.worldSeed)) {
     for (const p of problems) process.stderr.write(`  ${formatFamilyProblem(p)}\n`);
@@ -167,13 +184,13 @@ async function gate(argv: string[]): Promise<number> {
   if (typeof c === "number") return c;
   try {
     const results = await runTiers({
-      fam, tiers, runs, argv: agent.argv, inProcess: agent.model ?? undefined, agentFlags: agent.model?.replayFlags, server: c.server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 300) * 1000, interrupt: c.interrupt,
-      sourceFlags: [a.positionals[0]], command: ["family", "gate"],
+      fam, tiers, runs, argv: agent.argv, inProcess: agent.model ?? agent.http ?? undefined, agentFlags: agent.model?.replayFlags ?? agent.http?.label, server: c.server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 300) * 1000, interrupt: c.interrupt,
+      sourceFlags: [a.positionals[0]], replayFlags: ["--force", "--no-record"], command: ["family", "gate"],
     });
     if (agent.model) process.stderr.write(agent.model.summary() + "\n");
     const measured = measuredRates(results, tiers);
     const g = gateRates([...measured, ...recordedRates(fam, tiers, agent.solver, agent.label)]);
-    const decided = applyGate(results, g);
+    const decided = applyGate(results, g, !f["no-record"]);
     const trusted = decided.status === "passed" || decided.status === "policy_failed";
     const today = new Date().toISOString().slice(0, 10);
     const written = trusted && !f["no-record"] ? writeBack(tiers, measured, { solver: agent.solver, model: agent.label, date: today }, runs) : [];
@@ -199,7 +216,7 @@ export async function passkFamily(argv: string[]): Promise<number> {
     if (a.help) return out(helpText("worlds passk --family F [--runs K] [server and output flags] (-- <agent command> | --model P:M)", "Runs every tier of a family k times and reports it like a tasks file, with the pass-rate curve across tiers.", RUN_DEFS)), 0;
     const f = a.flags;
     if (f.force || f["no-record"]) throw new FlagError("passk", "--force and --no-record belong to worlds family gate; passk --family records nothing.");
-    const { fam, tiers } = await open("passk", name);
+    const { fam, tiers } = await open("passk", name, f.task);
     const problems = staticProblems(fam).filter((p) => p.rule === "schema" || p.rule === "verify_grammar" || p.rule === "generator" || p.rule === "layout");
     if (!fam.doc || problems.length || tiers.some((t) => !t.worldSeed)) {
       for (const p of problems) process.stderr.write(`  ${formatFamilyProblem(p)}\n`);
@@ -213,8 +230,8 @@ export async function passkFamily(argv: string[]): Promise<number> {
     if (typeof c === "number") return c;
     try {
       const results = await runTiers({
-        fam, tiers, runs: f.runs ?? 3, argv: agent.argv, inProcess: agent.model ?? undefined, agentFlags: agent.model?.replayFlags, server: c.server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 300) * 1000, interrupt: c.interrupt,
-        sourceFlags: ["--family", name], command: ["passk"],
+        fam, tiers, runs: f.runs ?? 3, argv: agent.argv, inProcess: agent.model ?? agent.http ?? undefined, agentFlags: agent.model?.replayFlags ?? agent.http?.label, server: c.server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 300) * 1000, interrupt: c.interrupt,
+        sourceFlags: ["--family", name], replayFlags: [], command: ["passk"],
       });
       if (agent.model) process.stderr.write(agent.model.summary() + "\n");
       const g = gateRates(measuredRates(results, tiers));

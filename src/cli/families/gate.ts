@@ -28,6 +28,7 @@ export interface TierRunSpec {
   timeoutMs: number;
   interrupt: Interrupt;
   sourceFlags: string[];
+  replayFlags: string[];
   command: string[];
   quiet?: boolean;
 }
@@ -39,7 +40,7 @@ export async function runTiers(s: TierRunSpec): Promise<Results> {
     onEpisode: s.quiet ? undefined : (done) => process.stderr.write(`\r  ${done}/${total} episodes`),
   });
   if (!s.quiet) process.stderr.write("\n");
-  return buildResults(await buildFamilyInput({ fam: s.fam, tiers: s.tiers, runs: s.runs, argv: s.argv, agentFlags: s.agentFlags, serverFlags: s.server.flags, sourceFlags: s.sourceFlags, command: s.command, episodes: episodes, interrupted: s.interrupt.received() ?? null }));
+  return buildResults(await buildFamilyInput({ fam: s.fam, tiers: s.tiers, runs: s.runs, argv: s.argv, agentFlags: s.agentFlags, serverFlags: s.server.flags, sourceFlags: s.sourceFlags, replayFlags: s.replayFlags, command: s.command, episodes: episodes, interrupted: s.interrupt.received() ?? null }));
 }
 
 /** Each tier's measured rate from the results: the crash test's per-task counts (tiers are its tasks). */
@@ -62,14 +63,16 @@ export function recordedRates(fam: LoadedFamily, exclude: LoadedTier[], solver: 
 }
 
 /** The gate's word on a run whose verdicts can be trusted; an inconclusive or interrupted run keeps its status. */
-export function applyGate(results: Results, gate: FamilyGate): Results {
+export function applyGate(results: Results, gate: FamilyGate, recording: boolean): Results {
   if (results.status !== "passed" && results.status !== "policy_failed") return results;
   const status = gate.passed ? "passed" : "policy_failed";
   const reason = gate.passed
     ? `every tier in its band, rates falling, none at 0% or 100%: ${gate.tiers.filter((t) => !t.recorded).map((t) => `tier ${t.tier} ${Math.round(t.value * 1000) / 10}%`).join(", ")}`
     : gate.problems.map((p) => p.message).join("; ");
   const next_action = gate.passed
-    ? "nothing to do: the measured rates are written to the tiers' pass_rates"
+    ? recording
+      ? "nothing to do: the measured rates are written to the tiers' pass_rates"
+      : "nothing to do (--no-record: the measured rates were not written)"
     : gate.problems.some((p) => p.check === "band" || p.check === "full" || p.check === "zero")
       ? "tighten a tier above its band (another constraint, a larger seed) or relax one below it, then gate it again"
       : "make each tier harder than the one before it, then gate the family again";

@@ -15,12 +15,15 @@ export function recordPassRate(tier: LoadedTier, entry: PassRate): string {
     doc.set("pass_rates", seq);
   }
   const list = seq as YAMLSeq;
-  const node = doc.createNode({ ...entry });
+  // One measurement per line, in the schema's order, however the list was written before.
+  list.flow = false;
+  const { solver, model, k, value, date, forced } = entry;
+  const node = doc.createNode({ solver, model, k, value, date, ...(forced ? { forced } : {}) });
   (node as { flow?: boolean }).flow = true;
   const at = list.items.findIndex((it) => isMap(it) && it.get("solver") === entry.solver && it.get("model") === entry.model && it.get("k") === entry.k);
   if (at >= 0) list.items[at] = node;
   else list.items.push(node);
-  const text = doc.toString({ lineWidth: 0 });
+  const text = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
   writeFileSync(path, text);
   return path;
 }

@@ -123,7 +123,7 @@ export function familyRubric(fam: LoadedFamily, tiers: LoadedTier[]): RubricDocu
   };
 }
 
-export async function buildFamilyInput(o: { fam: LoadedFamily; tiers: LoadedTier[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; sourceFlags: string[]; command: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
+export async function buildFamilyInput(o: { fam: LoadedFamily; tiers: LoadedTier[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; sourceFlags: string[]; replayFlags: string[]; command: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
   const rubric = familyRubric(o.fam, o.tiers);
   const familyHash = await sha256Hex(canonicalJson(o.tiers.map((t) => ({ doc: t.doc, instruction: t.instruction, seed: t.seedHash }))));
   return {
@@ -131,7 +131,7 @@ export async function buildFamilyInput(o: { fam: LoadedFamily; tiers: LoadedTier
     runs_requested: o.runs,
     tasks: { file: o.fam.dir, hashes: { file: familyHash, seed: o.tiers[0]?.seedHash ?? familyHash, rubric: await sha256Hex(canonicalJson(rubric)) }, pack: null },
     rubric,
-    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, replay_flags: [], source_flags: o.sourceFlags, command: o.command },
+    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, replay_flags: o.replayFlags, source_flags: o.sourceFlags, command: o.command },
     episodes: o.episodes,
     interrupted: o.interrupted ? { signal: o.interrupted } : null,
   };

@@ -108,7 +108,7 @@ export function checkFamily(f: FamilyFacts): FamilyProblem[] {
   for (const t of tiers) {
     for (const d of goldDates(t.doc.gold)) if (!mentionsDate(t.instruction, d)) add(t.folder, "dates", `the gold chain passes the date ${d}, but the instruction does not state it with its year (write ${d} or ${longDate(d)})`);
     for (const problem of instructionProblems(t)) add(t.folder, "instruction", problem);
-    if (t.doc.tier >= 2 && !("generator" in (t.doc.seed as object)))
+    if (t.doc.tier >= 2 && (typeof t.doc.seed !== "object" || !("generator" in t.doc.seed)))
       add(t.folder, "generator", `tier ${t.doc.tier}'s seed must come from a generator (seed: {generator: acme-crowd, base, prng_seed, customers, sha256}), with hundreds to thousands of entities`);
     if (t.doc.tier >= 2 && t.entities < 200) add(t.folder, "generator", `tier ${t.doc.tier}'s seed holds ${t.entities} objects; from tier 2 a seed holds hundreds to thousands`);
     for (const p of t.doc.pass_rates)

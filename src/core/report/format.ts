@@ -52,7 +52,7 @@ export const VERDICT_MEANINGS: Record<string, string> = {
   unresolved: "the account and the reply were right, but the ticket did not end in a status the key accepts (e.g. solved); set the ticket's status when done",
   malformed_call: "a call named a tool outside the block, or broke the tool's schema",
   turn_limit: "the agent ran out of turns (or calls) before it finished",
-  wrong_state: "the tools' store did not end as the task expects (the expected call was not made with exactly the stated values), or no reply",
+  wrong_state: "the world did not end as the task expects (a tools task: the expected call was not made with exactly the stated values, or no reply; a family tier: a verify check failed)",
   collateral_mutation: "the goal was reached, but another write was accepted too",
   infra_error: "the trial could not be run or graded (server, world or agent start); it counts as not passed",
 };

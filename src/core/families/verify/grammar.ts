@@ -177,9 +177,11 @@ function collectionName(c: Cursor, word: string | null, column: number): ObjectT
 function path(c: Cursor): string[] {
   const parts: string[] = [];
   do {
+    c.ws();
+    const start = c.i;
     const p = c.word(/^[A-Za-z0-9_]+/);
     if (!p) throw c.fail("expected a field name");
-    if (p === "__proto__" || p === "constructor" || p === "prototype") throw c.fail(`'${p}' is not a field`);
+    if (p === "__proto__" || p === "constructor" || p === "prototype") throw new Fail(`'${p}' is not a field`, start + 1);
     parts.push(p);
     if (parts.length > MAX_PATH) throw c.fail(`a field path has at most ${MAX_PATH} parts`);
     // A dot followed by a field continues the path; `).` and `].` belong to the caller.

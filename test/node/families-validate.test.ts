@@ -1,0 +1,188 @@
+// `worlds family validate`: every rule with a fixture that breaks it. The fixture family (test/fixtures/families/
+// mini_refunds) is copied and one thing changed per case; the file rules are read in-process, the world rules
+// (gold passes on a fresh world, verify fails on an untouched one) through the real CLI and local server, and
+// the bundled starter family is validated whole, its gold chains replayed on real worlds.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadFamily } from "../../src/cli/families/load";
+import { staticProblems } from "../../src/cli/families/validate";
+import type { FamilyProblem } from "../../src/core/families/rules";
+import { killAllStarted, ROOT, runCli } from "./helpers/cli";
+
+const FIXTURE = join(ROOT, "test", "fixtures", "families", "mini_refunds");
+const dirs: string[] = [];
+
+afterAll(() => {
+  killAllStarted();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh copy of the fixture family inside its own parent folder; `change` breaks it. */
+function copy(change: (dir: string) => void = () => undefined): string {
+  const parent = mkdtempSync(join(tmpdir(), "worlds-family-"));
+  dirs.push(parent);
+  const dir = join(parent, "mini_refunds");
+  cpSync(FIXTURE, dir, { recursive: true });
+  change(dir);
+  return dir;
+}
+
+const edit = (dir: string, rel: string, from: string | RegExp, to: string) => {
+  const p = join(dir, rel);
+  const text = readFileSync(p, "utf8");
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`the fixture edit did not apply to ${rel}: ${String(from)}`);
+  writeFileSync(p, next);
+};
+const T0 = "mini_refunds_t0/tier.yaml";
+const T1 = "mini_refunds_t1/tier.yaml";
+const T2 = "mini_refunds_t2/tier.yaml";
+
+async function problems(dir: string): Promise<FamilyProblem[]> {
+  return staticProblems(await loadFamily(dir));
+}
+
+function only(ps: FamilyProblem[], rule: string): FamilyProblem[] {
+  const mine = ps.filter((p) => p.rule === rule);
+  expect(mine.length, JSON.stringify(ps, null, 2)).toBeGreaterThan(0);
+  return mine;
+}
+
+describe("family rules on the files", () => {
+  it("the fixture family keeps every rule", async () => {
+    expect(await problems(copy())).toEqual([]);
+  });
+
+  it("schema: an unknown field is an error naming the file, line and field", async () => {
+    const [p] = only(await problems(copy((d) => edit(d, T1, "tier: 1\n", "tier: 1\ncolour: red\n"))), "schema");
+    expect(p.tier).toBe("mini_refunds_t1");
+    expect(p.message).toMatch(/mini_refunds_t1\/tier\.yaml:4:1: unknown field 'colour'/);
+    const fam = only(await problems(copy((d) => edit(d, "family.yaml", "world: account", "world: account\nowner: me"))), "schema");
+    expect(fam[0].message).toContain("unknown field 'owner'");
+  });
+
+  it("layout: a tier nested inside another, and a stray file", async () => {
+    const nested = only(await problems(copy((d) => cpSync(join(d, "mini_refunds_t0"), join(d, "mini_refunds_t1", "mini_refunds_t0"), { recursive: true }))), "layout");
+    expect(nested[0]).toMatchObject({ tier: "mini_refunds_t1" });
+    expect(nested[0].message).toContain("a tier nested inside another");
+    const stray = only(await problems(copy((d) => writeFileSync(join(d, "mini_refunds_t0", "gen_db.py"), "print(1)\n"))), "layout");
+    expect(stray[0].message).toContain("gen_db.py: a tier folder holds tier.yaml, instruction.md only");
+  });
+
+  it("names: a wrong parent and a gap in the tiers", async () => {
+    const parent = only(await problems(copy((d) => edit(d, T1, "parent: mini_refunds_t0", "parent: mini_refunds_t5"))), "names");
+    expect(parent[0].message).toBe("parent must be mini_refunds_t0 (got 'mini_refunds_t5')");
+    const gap = await problems(
+      copy((d) => {
+        renameSync(join(d, "mini_refunds_t2"), join(d, "mini_refunds_t3"));
+        edit(d, "mini_refunds_t3/tier.yaml", /mini_refunds_t2/g, "mini_refunds_t3");
+        edit(d, "mini_refunds_t3/tier.yaml", "tier: 2", "tier: 3");
+      }),
+    );
+    expect(only(gap, "names").map((p) => p.message)).toContain("tiers must run 0, 1, 2... without gaps: expected tier 2 here, found tier 3");
+  });
+
+  it("root_name: a suffix variant of another family collides", async () => {
+    const dir = copy();
+    const twin = join(dir, "..", "mini_refunds_v2");
+    cpSync(dir, twin, { recursive: true });
+    edit(twin, "family.yaml", "root: mini_refunds", "root: mini_refunds_v2");
+    const [p] = only(await problems(dir), "root_name");
+    expect(p.message).toBe("the root 'mini_refunds' collides with the existing family 'mini_refunds_v2' (the same root or a variant of it); choose a different root word");
+  });
+
+  it("superset: a tool of tier 0 that tier 1 no longer involves", async () => {
+    const [p] = only(await problems(copy((d) => edit(d, T0, "tools: [find_customers, list_charges, refund_charge]", "tools: [find_customers, list_charges, refund_charge, void_invoice]"))), "superset");
+    expect(p).toMatchObject({ tier: "mini_refunds_t1", message: "tier 1 must involve every tool of tier 0; missing void_invoice (list them under tools:)" });
+  });
+
+  it("longer_gold: a gold chain no longer than the parent's", async () => {
+    const [p] = only(await problems(copy((d) => edit(d, T1, /  - tool: reply_to_ticket\n    arguments: \{[^\n]*\}\n/, ""))), "longer_gold");
+    expect(p.message).toBe("tier 1's gold chain must be strictly longer than tier 0's (3 calls, parent 3)");
+  });
+
+  it("methods: repeated in consecutive tiers, and too few across the family", async () => {
+    const ps = only(await problems(copy((d) => edit(d, T2, "difficulty_methods: [larger_db, ambiguity_resolution]", "difficulty_methods: [multi_step_reasoning]"))), "methods");
+    expect(ps.map((p) => p.message)).toEqual([
+      "multi_step_reasoning repeats tier 1's method; consecutive tiers must use different methods",
+      "the family uses 3 distinct difficulty methods (multi_step_reasoning, cross_entity_coupling, stricter_thresholds); it needs at least 5",
+    ]);
+  });
+
+  it("dates: a date the gold chain passes must be in the instruction with its year", async () => {
+    const [p] = only(
+      await problems(
+        copy((d) => {
+          edit(d, T1, "body: \"We have refunded", 'body: "On 2026-08-20 we refunded');
+          edit(d, "mini_refunds_t1/instruction.md", "second half of August 2026", "second half of August");
+        }),
+      ),
+      "dates",
+    );
+    expect(p.message).toBe("the gold chain passes the date 2026-08-20, but the instruction does not state it with its year (write 2026-08-20 or August 20, 2026)");
+  });
+
+  it("instruction: no tool names and no numbered steps", async () => {
+    const ps = only(await problems(copy((d) => writeFileSync(join(d, "mini_refunds_t0", "instruction.md"), "1. Call find_customers for my email.\n2. Then refund_charge the duplicate.\n"))), "instruction");
+    expect(ps.map((p) => p.message)).toEqual([
+      "the instruction names the tools find_customers, refund_charge; write what the user wants, not which calls make it",
+      "the instruction lists steps; write a request in the user's own words and let the agent find the steps",
+    ]);
+  });
+
+  it("generator: a changed generator output, a tier 2 seed that is not generated, a seed too small", async () => {
+    const changed = only(await problems(copy((d) => edit(d, T2, "prng_seed: 5", "prng_seed: 6"))), "generator");
+    expect(changed[0].message).toMatch(/^the generated seed's sha256 is [0-9a-f]{64}, but the tier records 8b481cb8/);
+    const plain = only(await problems(copy((d) => edit(d, T2, /seed: \{[^\n]*\}/, "seed: acme-small"))), "generator");
+    expect(plain.map((p) => p.message)).toContain("tier 2's seed must come from a generator (seed: {generator: acme-crowd, base, prng_seed, customers, sha256}), with hundreds to thousands of entities");
+    expect(plain.map((p) => p.message)).toContain("tier 2's seed holds 126 objects; from tier 2 a seed holds hundreds to thousands");
+    const unknown = only(await problems(copy((d) => edit(d, T2, "generator: acme-crowd", "generator: gen-db-py"))), "generator");
+    expect(unknown[0].message).toBe("no generator 'gen-db-py' (generators: acme-crowd)");
+  });
+
+  it("verify_grammar: a check that does not parse names its column", async () => {
+    const [p] = only(await problems(copy((d) => edit(d, T0, "  - deleted.customers==0", "  - deleted.customers=0"))), "verify_grammar");
+    expect(p.message).toBe("verify[2] 'deleted.customers=0': 'deleted.customers=0': compare with ==, not = (column 1)");
+  });
+
+  it("pass_rates: a measurement of fewer than 20 episodes must be marked forced", async () => {
+    const [p] = only(await problems(copy((d) => edit(d, T0, "pass_rates: []", 'pass_rates: [{ solver: command, model: "node agent.mjs", k: 10, value: 0.9, date: 2026-12-01 }]'))), "pass_rates");
+    expect(p.message).toBe("the pass rate of node agent.mjs was measured over 10 episodes; a measurement needs 20 (or forced: true, from gate --force)");
+    expect(await problems(copy((d) => edit(d, T0, "pass_rates: []", 'pass_rates: [{ solver: command, model: "node agent.mjs", k: 10, value: 0.9, date: 2026-12-01, forced: true }]')))).toEqual([]);
+  });
+});
+
+describe("family rules on real worlds", () => {
+  it("gold_passes and untouched_fails: a gold chain the world refuses, and verify an untouched world already meets", async () => {
+    const dir = copy((d) => {
+      edit(d, T0, "arguments: {charge: ch_AcmeNorthwindDup, reason: duplicate}", "arguments: {charge: ch_AcmeNorthwindDup, amount: 999999, reason: duplicate}");
+      edit(d, T1, /verify:\n[\s\S]*$/, "verify:\n  - deleted.customers==0\n  - created.subscriptions==0\n");
+      edit(d, T2, "  - sum(created.refunds[charge=ch_AcmeBluebird0912].amount)==1000", "  - sum(created.refunds[charge=ch_AcmeBluebird0912].amount)==1200");
+    });
+    const res = await runCli(["family", "validate", dir], { timeoutMs: 240_000 });
+    expect(res.code, res.stdout + res.stderr).toBe(2);
+    expect(res.stdout).toContain("fail mini_refunds_t0");
+    expect(res.stdout).toMatch(/mini_refunds_t0 \[gold_passes\]: the gold chain does not run on a fresh world: gold\[2\] refund_charge was refused \(4\d\d\)/);
+    expect(res.stdout).toContain("mini_refunds_t1 [untouched_fails]: verify passes on the untouched world, so an agent that does nothing would pass");
+    expect(res.stdout).toContain("mini_refunds_t2 [gold_passes]: after the gold chain, verify's sum(created.refunds[charge==ch_AcmeBluebird0912].amount)==1200 fails: the sum over 1 object is 1000");
+    expect(res.stdout).toContain("3 problems");
+    expect(res.leftovers).toEqual([]);
+  }, 300_000);
+
+  it("the bundled starter family keeps every rule, its gold chains replayed on fresh worlds", async () => {
+    const res = await runCli(["family", "validate", "acme_refund_desk"], { timeoutMs: 400_000 });
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout).toContain("family acme_refund_desk:");
+    expect(res.stdout).toContain("bundled (packs/families/acme_refund_desk)");
+    for (const n of [0, 1, 2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   acme_refund_desk_t${n}: ${n + 3} gold calls`));
+    expect(res.stdout).toContain("every rule holds");
+  }, 420_000);
+
+  it("names a family that does not exist, with the bundled ones", async () => {
+    const res = await runCli(["family", "validate", "no_such_family", "--offline"]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("no family 'no_such_family': not a folder holding family.yaml, and not a bundled family (acme_refund_desk)");
+  });
+});
