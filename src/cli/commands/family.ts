@@ -21,7 +21,8 @@ import type { InProcessAgent } from "../episode/in-process";
 import type { Command } from "./types";
 
 const out = (s: string) => void process.stdout.write(s);
-const fail = (sub: string, message: string, code = 2) => (process.stderr.write(`worlds family ${sub}: ${message}\n`), code);
+/** `command` is the whole command's name: "family gate", "passk". */
+const fail = (command: string, message: string, code = 2) => (process.stderr.write(`worlds ${command}: ${message}\n`), code);
 
 const VALIDATE_DEFS: FlagDefs = {
   ...SERVER_FLAG_DEFS,
@@ -82,25 +83,25 @@ export const family: Command = {
       return sub === "validate" ? await validate(rest) : await gate(rest);
     } catch (e) {
       if (e instanceof FlagError) return reportFlagError(e);
-      if (e instanceof FamilyNotFound || e instanceof OutputPathError) return fail(sub, e.message);
+      if (e instanceof FamilyNotFound || e instanceof OutputPathError) return fail(`family ${sub}`, e.message);
       throw e;
     }
   },
 };
 
 async function open(sub: string, arg: string | undefined, only: string[] = []): Promise<{ fam: LoadedFamily; tiers: LoadedTier[]; via: string }> {
-  if (!arg) throw new FlagError(`family ${sub}`, "name a family: its folder, one tier's folder, or a bundled family's name");
+  if (!arg) throw new FlagError(sub, "name a family: its folder, one tier's folder, or a bundled family's name");
   const where = resolveFamily(arg);
   const fam = await loadFamily(where.dir);
   let tiers = where.tier ? fam.tiers.filter((t) => t.folder === where.tier) : fam.tiers;
   const unknown = only.filter((n) => !tiers.some((t) => t.folder === n));
-  if (unknown.length) throw new FlagError(`family ${sub}`, `--task ${unknown.join(", ")}: no such tier here (tiers: ${tiers.map((t) => t.folder).join(", ")})`);
+  if (unknown.length) throw new FlagError(sub, `--task ${unknown.join(", ")}: no such tier here (tiers: ${tiers.map((t) => t.folder).join(", ")})`);
   if (only.length) tiers = tiers.filter((t) => only.includes(t.folder));
   return { fam, tiers, via: `${where.dir}${where.via === "path" ? "" : ` (${where.via})`}` };
 }
 
 async function connect(sub: string, f: { server?: "auto"; url?: string; token?: string }): Promise<{ server: ConnectedServer; interrupt: ReturnType<typeof trapSignals> } | number> {
-  if (f.server && f.url) throw new FlagError(`family ${sub}`, "--server auto and --url name two servers; pick one.");
+  if (f.server && f.url) throw new FlagError(sub, "--server auto and --url name two servers; pick one.");
   const interrupt = trapSignals();
   try {
     return { server: await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt), interrupt };
@@ -114,12 +115,12 @@ async function connect(sub: string, f: { server?: "auto"; url?: string; token?: 
 async function validate(argv: string[]): Promise<number> {
   const a = parseArgs("family validate", argv, VALIDATE_DEFS, VALIDATE_SCHEMA, { positionals: 1 });
   if (a.help) return out(helpText(USAGE.validate, "Checks a family (or one tier) against every rule; each problem names the tier and the rule.", VALIDATE_DEFS)), 0;
-  const { fam, tiers, via } = await open("validate", a.positionals[0]);
+  const { fam, tiers, via } = await open("family validate", a.positionals[0]);
   out(`family ${fam.doc?.root ?? "?"}: ${via}, ${fam.tiers.length} tier${fam.tiers.length === 1 ? "" : "s"}\n`);
   const only = new Set(tiers.map((t) => t.folder));
   const problems = staticProblems(fam).filter((p) => p.tier === null || only.has(p.tier) || tiers.length === fam.tiers.length);
   if (!a.flags.offline) {
-    const c = await connect("validate", a.flags.server || a.flags.url ? a.flags : { server: "auto" });
+    const c = await connect("family validate", a.flags.server || a.flags.url ? a.flags : { server: "auto" });
     if (typeof c === "number") return c;
     try {
       for (const t of tiers) problems.push(...(await worldProblems(t, c.server)));
@@ -153,12 +154,12 @@ export function agentFor(sub: string, f: RunFlags, command: string[] | null): Ag
   if (named === 0) throw new FlagError(sub, "no agent: put its command after '--' (e.g. -- node examples/agents/careful.mjs), or use --model P:M or --agent-url URL");
   if (f.model !== undefined) {
     const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? 2 });
-    if (!set.ok) return fail(sub.replace(/^family /, ""), `${set.message}\nnext: ${set.nextAction}`);
+    if (!set.ok) return fail(sub, `${set.message}\nnext: ${set.nextAction}`);
     return { argv: set.agent.label, model: set.agent, http: null, solver: "model", label: f.model };
   }
   if (f["agent-url"] !== undefined) {
     const secret = process.env.WORLDS_AGENT_SECRET ?? "";
-    if (secret.length < 16) return fail(sub.replace(/^family /, ""), "--agent-url needs WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)\nnext: WORLDS_AGENT_SECRET=$(openssl rand -hex 16) and the same secret in your agent");
+    if (secret.length < 16) return fail(sub, "--agent-url needs WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)\nnext: WORLDS_AGENT_SECRET=$(openssl rand -hex 16) and the same secret in your agent");
     const http = httpAgent(f["agent-url"], secret, `family_${Date.now().toString(36)}`);
     return { argv: http.label, model: null, http, solver: "agent-url", label: f["agent-url"] };
   }
@@ -171,22 +172,9 @@ async function gate(argv: string[]): Promise<number> {
   const f = a.flags;
   const runs = f.runs ?? GATE_RUNS;
   if (runs < GATE_RUNS && !f.force) throw new FlagError("family gate", `--runs ${runs} is fewer than the ${GATE_RUNS} a pass rate needs; add --force to run it anyway (the recorded rate is marked forced)`);
-  const { fam, tiers } = await open("gate", a.positionals[0], f.task);
-  const problems = staticProblems(fam).filter((p) => p.rule === "schema" || p.rule === "verify_grammar" || p.rule === "generator" || p.rule === "layout");
-  if (!fam.doc || problems.length || tiers.some((t) => !t.worldSeed)) {
-    for (const p of problems) process.stderr.write(`  ${formatFamilyProblem(p)}\n`);
-    return fail("gate", `the family has problems to fix first; run worlds family validate ${a.positionals[0]}`);
-  }
-  const agent = agentFor("family gate", f, a.command);
-  if (typeof agent === "number") return agent;
-  checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
-  const c = await connect("gate", f);
-  if (typeof c === "number") return c;
-  try {
-    const results = await runTiers({
-      fam, tiers, runs, argv: agent.argv, inProcess: agent.model ?? agent.http ?? undefined, agentFlags: agent.model?.replayFlags ?? agent.http?.label, server: c.server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 300) * 1000, interrupt: c.interrupt,
-      sourceFlags: [a.positionals[0]], replayFlags: ["--force", "--no-record"], command: ["family", "gate"],
-    });
+  const { fam, tiers } = await open("family gate", a.positionals[0], f.task);
+  return withRun("family gate", a.positionals[0], fam, tiers, f, a.command, async (agent, c) => {
+    const results = await runTiers({ ...runSpec(agent, c, f), fam, tiers, runs, sourceFlags: [a.positionals[0]], replayFlags: ["--force", "--no-record"], command: ["family", "gate"] });
     if (agent.model) process.stderr.write(agent.model.summary() + "\n");
     const measured = measuredRates(results, tiers);
     const g = gateRates([...measured, ...recordedRates(fam, tiers, agent.solver, agent.label)]);
@@ -199,10 +187,7 @@ async function gate(argv: string[]): Promise<number> {
     else out(familyText(decided, g));
     for (const w of written) process.stderr.write(`recorded the pass rate in ${w}\n`);
     return c.interrupt.received() ? (c.interrupt.exitCode() ?? decided.exit_code) : decided.exit_code;
-  } finally {
-    await c.server.stop();
-    c.interrupt.dispose();
-  }
+  });
 }
 
 /** `worlds passk --family F`: every tier, k times (default 3), reported like a tasks file with the curve. */
@@ -217,34 +202,45 @@ export async function passkFamily(argv: string[]): Promise<number> {
     const f = a.flags;
     if (f.force || f["no-record"]) throw new FlagError("passk", "--force and --no-record belong to worlds family gate; passk --family records nothing.");
     const { fam, tiers } = await open("passk", name, f.task);
-    const problems = staticProblems(fam).filter((p) => p.rule === "schema" || p.rule === "verify_grammar" || p.rule === "generator" || p.rule === "layout");
-    if (!fam.doc || problems.length || tiers.some((t) => !t.worldSeed)) {
-      for (const p of problems) process.stderr.write(`  ${formatFamilyProblem(p)}\n`);
-      process.stderr.write(`worlds passk: the family has problems to fix first; run worlds family validate ${name}\n`);
-      return 2;
-    }
-    const agent = agentFor("passk", f, a.command);
-    if (typeof agent === "number") return agent;
-    checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
-    const c = await connect("passk", f);
-    if (typeof c === "number") return c;
-    try {
-      const results = await runTiers({
-        fam, tiers, runs: f.runs ?? 3, argv: agent.argv, inProcess: agent.model ?? agent.http ?? undefined, agentFlags: agent.model?.replayFlags ?? agent.http?.label, server: c.server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 300) * 1000, interrupt: c.interrupt,
-        sourceFlags: ["--family", name], replayFlags: [], command: ["passk"],
-      });
+    return await withRun("passk", name, fam, tiers, f, a.command, async (agent, c) => {
+      const results = await runTiers({ ...runSpec(agent, c, f), fam, tiers, runs: f.runs ?? 3, sourceFlags: ["--family", name], replayFlags: [], command: ["passk"] });
       if (agent.model) process.stderr.write(agent.model.summary() + "\n");
       const g = gateRates(measuredRates(results, tiers));
       for (const w of outputs(results, { "json-file": f["json-file"], report: f.report, junit: f.junit })) process.stderr.write(`wrote ${w}\n`);
       out(f.json ? JSON.stringify(results, null, 2) + "\n" : familyText(results, g));
       return c.interrupt.received() ? (c.interrupt.exitCode() ?? results.exit_code) : results.exit_code;
-    } finally {
-      await c.server.stop();
-      c.interrupt.dispose();
-    }
+    });
   } catch (e) {
     if (e instanceof FlagError) return reportFlagError(e);
     if (e instanceof FamilyNotFound || e instanceof OutputPathError) return fail("passk", e.message);
     throw e;
   }
+}
+
+type Connected = { server: ConnectedServer; interrupt: ReturnType<typeof trapSignals> };
+
+/** What gate and passk --family share around the episodes: a family fit to run, its agent, a server, and cleanup. */
+async function withRun(command: string, name: string, fam: LoadedFamily, tiers: LoadedTier[], f: RunFlags, argv: string[] | null, body: (agent: Agent, c: Connected) => Promise<number>): Promise<number> {
+  const problems = staticProblems(fam).filter((p) => p.rule === "schema" || p.rule === "verify_grammar" || p.rule === "generator" || p.rule === "layout");
+  if (!fam.doc || problems.length || tiers.some((t) => !t.worldSeed)) {
+    for (const p of problems) process.stderr.write(`  ${formatFamilyProblem(p)}\n`);
+    process.stderr.write(`worlds ${command}: the family has problems to fix first; run worlds family validate ${name}\n`);
+    return 2;
+  }
+  const agent = agentFor(command, f, argv);
+  if (typeof agent === "number") return agent;
+  checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
+  const c = await connect(command, f);
+  if (typeof c === "number") return c;
+  try {
+    return await body(agent, c);
+  } finally {
+    await c.server.stop();
+    c.interrupt.dispose();
+  }
+}
+
+function runSpec(agent: Agent, c: Connected, f: RunFlags) {
+  const inProcess = agent.model ?? agent.http ?? undefined;
+  return { argv: agent.argv, inProcess, agentFlags: agent.model?.replayFlags ?? agent.http?.label, server: c.server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 300) * 1000, interrupt: c.interrupt };
 }
