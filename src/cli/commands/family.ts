@@ -68,7 +68,7 @@ type RunFlags = z.infer<typeof RUN_SCHEMA>;
 
 const USAGE: Record<string, string> = {
   validate: "worlds family validate <family | tier> [--offline] [--server auto | --url URL --token T]",
-  gate: `worlds family gate <family | tier> [--runs ${GATE_RUNS}] [--force] [--no-record] [--server auto | --url URL] [--concurrency N] [--timeout S] [--json] [--json-file F] [--report F] [--junit F] (-- <agent command> | --agent-url URL | --model P:M [--turn-limit N] [--model-budget USD] [--model-base-url URL])`,
+  gate: `worlds family gate <family | tier> [--runs ${GATE_RUNS}] [--task TIER]... [--force] [--no-record] [--server auto | --url URL --token T] [--concurrency N] [--timeout S] [--json] [--json-file F] [--report F] [--junit F] (-- <agent command> | --agent-url URL | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F])`,
 };
 
 export const family: Command = {
@@ -198,7 +198,7 @@ export async function passkFamily(argv: string[]): Promise<number> {
   try {
     if (!name || name.startsWith("--")) throw new FlagError("passk", "--family needs a value (a family's folder or a bundled family's name).");
     const a = parseArgs("passk", rest, RUN_DEFS, RUN_SCHEMA);
-    if (a.help) return out(helpText("worlds passk --family F [--runs K] [server and output flags] (-- <agent command> | --model P:M)", "Runs every tier of a family k times and reports it like a tasks file, with the pass-rate curve across tiers.", RUN_DEFS)), 0;
+    if (a.help) return out(helpText("worlds passk --family F [--runs K] [--task TIER]... [--server auto | --url URL --token T] [--concurrency N] [--timeout S] [--json] [--json-file F] [--report F] [--junit F] (-- <agent command> | --agent-url URL | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F])", "Runs every tier of a family k times and reports it like a tasks file, with the pass-rate curve across tiers.", RUN_DEFS)), 0;
     const f = a.flags;
     if (f.force || f["no-record"]) throw new FlagError("passk", "--force and --no-record belong to worlds family gate; passk --family records nothing.");
     const { fam, tiers } = await open("passk", name, f.task);

@@ -79,7 +79,8 @@ const USAGE =
   "       worlds passk --tasks F [same options] --model P:M [--model-base-url URL] [--model-budget USD] [--model-timeout S] [--turn-limit N] [--model-system F]\n" +
   "                    (no command: the built-in model agent works each task with the world's tools)\n" +
   "       worlds passk --seed S --rubric R [same options] -- <desk agent command>   (a seed whose desk holds the tickets, keyed by the rubric)\n" +
-  "       worlds passk --tasks F --url URL --token T --agent-url AGENT_URL [same options, no --keep-worlds]   (hosted run; needs WORLDS_AGENT_SECRET)";
+  "       worlds passk --tasks F --url URL --token T --agent-url AGENT_URL [same options, no --keep-worlds]   (hosted run; needs WORLDS_AGENT_SECRET)\n" +
+  "       worlds passk --family F [--runs K] [--task TIER]... (-- <agent command> | --model P:M | --agent-url URL)   (a task family's tiers, graded by verify; worlds passk --family F --help, docs/families.md)";
 
 export const passk: Command = {
   summary: "run an agent against a tasks file k times and report pass^k (exit 0 passed, 1 failed, 2-4 see docs/passk.md)",
