@@ -3,7 +3,7 @@
 // HMAC with $WORLDS_AGENT_SECRET) and its {reply} is the episode's reply, so an agent already deployed for hosted
 // runs is gated unchanged. It runs as an in-process agent: the same records as a process agent.
 import { callAgent } from "../../runs/agent";
-import type { AgentRequestBody } from "../../core/runs/index";
+import type { AgentAssignment, AgentRequestBody } from "../../core/runs/request";
 import type { InProcessAgent, InProcessOutcome } from "../episode/in-process";
 
 export function httpAgent(url: string, secret: string, runId: string): InProcessAgent {
@@ -11,13 +11,15 @@ export function httpAgent(url: string, secret: string, runId: string): InProcess
   return {
     label: ["--agent-url", url],
     async run(ctx): Promise<InProcessOutcome> {
-      const task = ctx.taskJson ? (JSON.parse(ctx.taskJson) as AgentRequestBody["task"]) : null;
-      const key = String((task as { label?: unknown } | null)?.label ?? "");
+      const task = ctx.taskJson ? (JSON.parse(ctx.taskJson) as Record<string, unknown>) : null;
+      // A tools world's tier hands over a request; an account world's, a ticket.
+      const assignment = (task && typeof task.request === "string" ? { kind: "tools", task } : { kind: "account", task }) as AgentAssignment;
+      const key = String(task?.label ?? task?.id ?? "");
       const repetition = (seen.get(key) ?? 0) + 1;
       seen.set(key, repetition);
       const w = ctx.world;
       const body: AgentRequestBody = {
-        task,
+        ...assignment,
         mode: "isolated",
         world: { id: w.id, stripe_api_base: w.stripe_api_base, key: w.key, zendesk_url: w.zendesk_url, mcp_url: w.mcp_url ?? `${ctx.serverUrl}/mcp`, tools_url: w.tools_url ?? `${ctx.serverUrl}/tools/v1` },
         run: { id: runId, episode: `${runId}:${w.id}`, repetition },
