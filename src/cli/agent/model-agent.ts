@@ -114,7 +114,7 @@ async function runOnce(client: ModelClient, label: string, model: ModelName, sys
     const surface = jsonToolSurface(ctx.world.tools_url ?? `${ctx.serverUrl}/tools/v1`, ctx.world.key);
     const listed = await surface.list(ctl.signal);
     if (!listed.ok) return finish("", `the model agent could not list the world's tools: ${listed.message}`, [], null);
-    const run = await runModelAgent({ client, model, system: message.value.system, user: message.value.user, tools: listed.tools, surface, turnLimit, signal: ctl.signal });
+    const run = await runModelAgent({ client, model, system: message.value.system, user: message.value.user, history: message.value.history, tools: listed.tools, surface, turnLimit, signal: ctl.signal });
     const notes = modelAgentNotes(label, run, turnLimit);
     const error =
       run.end === "model_error"

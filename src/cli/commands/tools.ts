@@ -3,6 +3,7 @@ import { z } from "zod";
 import { buildResults } from "../../core/results/index";
 import { renderText } from "../../core/report/index";
 import { CannotGenerate, type ToolsTask } from "../../core/tools/tasks/generate";
+import { RecipeRefused } from "../../core/tools/dials/recipes";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { writeOutputs, OutputPathError, checkOutputPaths } from "../results/write";
 import { connectServer, SERVER_FLAG_DEFS, ServerSetupError } from "../server/connect";
@@ -13,7 +14,7 @@ import { DEFAULT_CONFIG, loadTools, ToolsConfigError } from "../tools/load";
 import { McpListError } from "../tools/mcp-list";
 import { buildToolsInput, runToolsTasks } from "../tools/run";
 import { runHostedTools } from "../tools/hosted";
-import { formLines, freeTextLines, refusalLines, setLine } from "../tools/summary";
+import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "../tools/summary";
 import { reportFlagError } from "./errors";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
 import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
@@ -31,6 +32,9 @@ const INIT_DEFS: FlagDefs = {
   "own-intent": { kind: "list", placeholder: "TOOL=TEXT", help: "what a request says instead of the tool's description" },
   "own-flow": { kind: "list", placeholder: "F.x:T.y", help: "a value from one tool's answer into another's argument, e.g. get_order.id:refund_order.order_id" },
   "mcp-command": { kind: "value", placeholder: "CMD", help: "list your MCP server's tools (started once over stdio, with --yes as consent)" },
+  preset: { kind: "value", placeholder: "RECIPE", help: "measure with a recipe of dials: first-look, recovery, long-context, chains, choosing, full, or custom (docs/tools.md)" },
+  dial: { kind: "list", placeholder: "DIAL", help: "with --preset custom: a dial to measure (similarity, faults, history, block, arguments, spread, depth, shape)" },
+  "generator-version": { kind: "value", placeholder: "V", help: "pin the task generator (own-1)" },
   yes: { kind: "switch", help: "consent to starting --mcp-command; ask nothing" },
   force: { kind: "switch", help: "overwrite an existing settings file" },
   config: { kind: "value", placeholder: "PATH", help: `the settings file to write (default: ${DEFAULT_CONFIG})` },
@@ -44,6 +48,9 @@ const INIT_SCHEMA = z.strictObject({
   "own-intent": flag.list().optional(),
   "own-flow": flag.list().optional(),
   "mcp-command": flag.text().optional(),
+  preset: flag.text().optional(),
+  dial: flag.list().optional(),
+  "generator-version": flag.text().optional(),
   yes: flag.switch(),
   force: flag.switch(),
   config: flag.text().optional(),
@@ -89,7 +96,7 @@ const RUN_SCHEMA = z.strictObject({
 });
 
 const USAGE: Record<string, string> = {
-  init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--force] [--config PATH]",
+  init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--preset RECIPE [--dial D]...] [--generator-version own-1] [--force] [--config PATH]",
   doctor: "worlds tools doctor [--config PATH] [--offline]",
   generate: "worlds tools generate [--config PATH]",
   run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --agent-url URL (hosted; needs --url or --server auto, and WORLDS_AGENT_SECRET) | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
@@ -110,7 +117,7 @@ export const tools: Command = {
       return await run(rest);
     } catch (e) {
       if (e instanceof FlagError) return reportFlagError(e);
-      if (e instanceof ToolsConfigError || e instanceof McpListError || e instanceof CannotGenerate || e instanceof OutputPathError) return fail(sub, e.message);
+      if (e instanceof ToolsConfigError || e instanceof McpListError || e instanceof CannotGenerate || e instanceof RecipeRefused || e instanceof OutputPathError) return fail(sub, e.message);
       throw e;
     }
   },
@@ -121,7 +128,7 @@ async function init(argv: string[]): Promise<number> {
   if (a.help) return out(helpText(USAGE.init, "Writes worlds/tools.yaml from your tool file and prints what worlds can do with it.", INIT_DEFS)), 0;
   const f = a.flags;
   return toolsInit(
-    { out: f.config, file: f["own-file"], format: f["own-format"], name: f["own-name"], read: f["own-read"] ?? [], write: f["own-write"] ?? [], intent: f["own-intent"] ?? [], flow: f["own-flow"] ?? [], mcpCommand: f["mcp-command"], yes: !!f.yes, force: !!f.force },
+    { out: f.config, file: f["own-file"], format: f["own-format"], name: f["own-name"], read: f["own-read"] ?? [], write: f["own-write"] ?? [], intent: f["own-intent"] ?? [], flow: f["own-flow"] ?? [], mcpCommand: f["mcp-command"], preset: f.preset, dials: f.dial ?? [], generatorVersion: f["generator-version"], yes: !!f.yes, force: !!f.force },
     out,
   );
 }
@@ -130,9 +137,9 @@ async function doctor(argv: string[]): Promise<number> {
   const a = parseArgs("tools doctor", argv, { ...CONFIG_DEF, offline: { kind: "switch", help: "check nothing that needs a server" } }, DOCTOR_SCHEMA);
   if (a.help) return out(helpText(USAGE.doctor, "Reads the settings and the tool file again: the summary, each refusal, which task forms the set reaches.", CONFIG_DEF)), 0;
   const t = await loadTools(a.flags.config ?? DEFAULT_CONFIG);
-  out(`${t.set.setRefusal ? "fail" : "ok  "} ${t.configPath}: tasks on your tools (${t.config.name}), forms ${t.config.arms.join(", ")}\n`);
+  out(`${t.set.setRefusal ? "fail" : "ok  "} ${t.configPath}: tasks on your tools (${t.config.name}), ${measureLine(t)}\n`);
   out(`  tools       ${setLine(t.set)}\n`);
-  for (const l of [...refusalLines(t.set), ...freeTextLines(t.set), ...formLines(t.set, t.flows)]) out(`  ${l}\n`);
+  for (const l of [...refusalLines(t.set), ...freeTextLines(t.set), ...formLines(t.set, t.flows), ...dialLines(t.set, t.flows)]) out(`  ${l}\n`);
   if (t.set.setRefusal) out(`  set         refused: ${t.set.setRefusal}\n`);
   const intents = t.set.tools.every((x) => t.config.intents[x.name] || (x.title && t.config.intents[x.title]));
   if (!intents) out("  note        not every tool has an intent line, so requests use descriptions and choosing a tool is partly a word match\n");
@@ -146,7 +153,8 @@ async function generate(argv: string[]): Promise<number> {
   const arms = await generateArms(t);
   writeArms(arms);
   const total = arms.reduce((s, x) => s + x.tasks.length, 0);
-  out(`ok  generated ${total} tasks: ${arms.map((x) => `${x.arm} ${x.tasks.length}`).join(", ")}, no model and no network\n`);
+  out(`ok  generated ${total} tasks: ${t.config.measure ? measureLine(t).replace(/^the [^:]+: /, "") : arms.map((x) => `${x.arm} ${x.tasks.length}`).join(", ")}, no model and no network\n`);
+  if (t.config.measure) out("  construction each arm's tasks start from the same draw as its dial's first level and differ from them in the dial's part alone\n");
   out(`  your tools  ${t.set.name}, ${t.set.tools.length} tools from ${t.filePath}; the answers are simulated from your schemas, and your backend is never called\n`);
   out(`  wrote       ${arms.map((x) => x.path).join(", ")}\n`);
   out("next: worlds tools run --server auto -- <your agent command>\n");

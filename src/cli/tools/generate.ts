@@ -20,7 +20,7 @@ export async function generateArms(t: LoadedTools): Promise<GeneratedArm[]> {
 
 /** One row of tasks/<arm>.jsonl: what the agent gets (id, request, tools) and what is checked (expected). */
 export function taskRow(task: ToolsTask): Record<string, unknown> {
-  return { id: task.id, arm: task.arm, seed: task.seed, request: task.request, tools: task.world.definitions.map(openAiTool), expected: task.expected, world: task.world };
+  return { id: task.id, arm: task.arm, ...(task.dial ? { dial: task.dial } : {}), seed: task.seed, request: task.request, ...(task.history ? { history: task.history } : {}), tools: task.world.definitions.map(openAiTool), expected: task.expected, world: task.world };
 }
 
 export function writeArms(arms: GeneratedArm[]): void {

@@ -5,7 +5,7 @@ import { stringify } from "yaml";
 import { parseFlow, toolsConfig, type ToolsConfig } from "../../core/tools/config/schema";
 import { defaultName, DEFAULT_CONFIG, loadToolFile, ToolsConfigError } from "./load";
 import { listMcpTools } from "./mcp-list";
-import { formLines, freeTextLines, refusalLines, setLine } from "./summary";
+import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "./summary";
 
 export interface InitFlags {
   out?: string;
@@ -17,6 +17,9 @@ export interface InitFlags {
   intent: string[];
   flow: string[];
   mcpCommand?: string;
+  preset?: string;
+  dials: string[];
+  generatorVersion?: string;
   yes: boolean;
   force: boolean;
 }
@@ -41,7 +44,8 @@ export async function toolsInit(f: InitFlags, out: (s: string) => void): Promise
     intents[i.slice(0, eq)] = i.slice(eq + 1);
   }
   for (const fl of f.flow) if (!parseFlow(fl)) throw new ToolsConfigError(`--own-flow takes FROM.FIELD:TO.PARAM, e.g. get_order.id:refund_order.order_id (got '${fl}')`);
-  const config: ToolsConfig = toolsConfig.parse({
+  if (f.dials.length && !f.preset) throw new ToolsConfigError("--dial names a dial of --preset custom: add --preset custom");
+  const parsed = toolsConfig.safeParse({
     version: 1,
     file: relative(dirname(resolve(configPath)), resolve(file)) || file,
     format: f.format ?? "auto",
@@ -51,17 +55,27 @@ export async function toolsInit(f: InitFlags, out: (s: string) => void): Promise
     intents,
     flows: f.flow,
     arms: f.flow.length ? ["call", "read-then-call", "flow"] : ["call", "read-then-call"],
+    ...(f.preset ? { measure: { preset: f.preset, dials: f.dials } } : {}),
+    ...(f.generatorVersion ? { generator_version: f.generatorVersion } : {}),
   });
+  if (!parsed.success) {
+    const flagOf: Record<string, string> = { measure: "--preset/--dial", generator_version: "--generator-version" };
+    throw new ToolsConfigError(parsed.error.issues.map((i) => `${flagOf[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join("; "));
+  }
+  const config: ToolsConfig = parsed.data;
   const set = await loadToolFile(resolve(file), config);
   const flows = config.flows.map((x) => parseFlow(x)!);
   if (set.setRefusal) throw new ToolsConfigError(`${file}: the set is refused: ${set.setRefusal}`);
   const reachable = config.arms.filter((a) => a !== "read-then-call" || set.tools.some((t) => t.effect === "read" && t.checkable.length > 0));
   config.arms = reachable.length ? reachable : ["call"];
+  // Computed before anything is written: a recipe the set cannot run is refused with nothing left behind.
+  const summary = measureLine({ configPath, config, filePath: resolve(file), set, flows });
   mkdirSync(dirname(configPath), { recursive: true });
   writeFileSync(configPath, `# Tasks on your own tools (worlds tools). Every setting has a 'worlds tools init' flag; docs/tools.md.\n${stringify(config)}`);
-  out(`ok  wrote ${configPath}: tasks on your tools (${config.name}), ${config.tasks_per_arm} tasks per form: ${config.arms.join(", ")}\n`);
+  out(`ok  wrote ${configPath}: tasks on your tools (${config.name}), ${summary}\n`);
   out(`  your tools  ${setLine(set)}\n`);
-  for (const l of [...refusalLines(set), ...freeTextLines(set), ...formLines(set, flows)]) out(`  ${l}\n`);
+  for (const l of [...refusalLines(set), ...freeTextLines(set), ...formLines(set, flows), ...dialLines(set, flows)]) out(`  ${l}\n`);
+  if (!flows.length) out("  note        depth and shape need a declared flow: --own-flow FROM.FIELD:TO.PARAM to init, or flows: in worlds/tools.yaml\n");
   out("next: worlds tools generate\n");
   return 0;
 }

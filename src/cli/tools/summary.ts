@@ -1,6 +1,9 @@
 // The lines init and doctor print about a tool set: counts and digest, each refusal, which forms it reaches.
 import { countsLine, fileLine, type ToolSet } from "../../core/tools/toolset";
 import type { Flow } from "../../core/tools/tasks/generate";
+import { dialReach, levelLabel } from "../../core/tools/dials/catalog";
+import { armsLine, measureArms, type Measure } from "../../core/tools/dials/recipes";
+import type { LoadedTools } from "./load";
 
 export function setLine(set: ToolSet): string {
   return `${set.name}: ${countsLine(set)}; ${fileLine(set)}; the answers are simulated from your schemas, and your backend is never called`;
@@ -24,4 +27,17 @@ export function formLines(set: ToolSet, flows: Flow[]): string[] {
 export function freeTextLines(set: ToolSet): string[] {
   const free = set.tools.filter((t) => !t.target && t.effect !== "read" && t.checkable.length === 0 && Object.keys(t.inputSchema.properties ?? {}).length > 0);
   return free.map((t) => `offered     ${t.name}: only free-text arguments, so it is offered but never a task's target`);
+}
+
+/** Each dial: the levels the set reaches, or why it reaches none. */
+export function dialLines(set: ToolSet, flows: Flow[]): string[] {
+  return dialReach(set, flows).map((r) => `${`dial ${r.dial}`.padEnd(16)}${r.levels ? `levels ${r.levels.map((l) => levelLabel(r.dial, l)).join(", ")}` : `unavailable: ${r.unavailable}`}`);
+}
+
+/** `the first-look recipe: depth at 1 and 3, 10 tasks each`, or the forms when no recipe is set. */
+export function measureLine(t: LoadedTools): string {
+  const m = t.config.measure;
+  if (!m) return `forms ${t.config.arms.join(", ")}, ${t.config.tasks_per_arm} tasks each`;
+  const name = m.preset === "custom" ? "a custom recipe" : `the ${m.preset} recipe`;
+  return `${name}: ${armsLine(measureArms(t.set, t.flows, m as Measure), t.config.tasks_per_arm)}`;
 }

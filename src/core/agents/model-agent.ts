@@ -18,6 +18,8 @@ export interface ModelAgentInput {
   model: ModelName;
   system: string;
   user: string;
+  /** Turns already in the conversation after the user's message (seeded tool calls and their answers). */
+  history?: ModelMessage[];
   tools: ToolSpec[];
   surface: ToolSurface;
   /** Model requests (turns) before the loop gives up; default DEFAULT_TURN_LIMIT. */
@@ -69,7 +71,7 @@ const toolArguments = z.record(z.string(), z.unknown());
 
 export async function runModelAgent(o: ModelAgentInput): Promise<ModelAgentRun> {
   const limit = o.turnLimit ?? DEFAULT_TURN_LIMIT;
-  const messages: ModelMessage[] = [{ role: "user", content: o.user }];
+  const messages: ModelMessage[] = [{ role: "user", content: o.user }, ...(o.history ?? [])];
   const run: ModelAgentRun = { end: "turn_limit", reply: "", error: null, turns: 0, calls: [], usage: { requests: 0, cached: 0, input_tokens: 0, output_tokens: 0, micros: 0, unpriced: false }, remarks: [] };
 
   for (let turn = 1; turn <= limit; turn++) {

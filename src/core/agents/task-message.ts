@@ -3,6 +3,7 @@
 // through zod (it is the same bytes a process agent gets, core/runs/task.ts and cli/tools/run.ts), so an
 // unexpected shape is a clear error, never a message of "undefined".
 import { z } from "zod";
+import type { ModelMessage } from "../models/index";
 
 const ticketTask = z.object({
   id: z.number().int(),
@@ -11,7 +12,12 @@ const ticketTask = z.object({
   requester: z.object({ name: z.string(), email: z.string() }),
 });
 
-const toolsTask = z.object({ id: z.string(), request: z.string().min(1) });
+const toolsTask = z.object({
+  id: z.string(),
+  request: z.string().min(1),
+  /** Calls the conversation already holds (the history dial): made before, answered as the world answers them. */
+  history: z.array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()), result: z.record(z.string(), z.unknown()) })).max(1000).optional(),
+});
 
 export type TaskKind = "ticket" | "tools" | "desk";
 
@@ -19,6 +25,8 @@ export interface TaskMessage {
   kind: TaskKind;
   user: string;
   system: string;
+  /** Earlier calls and their answers, already in the conversation after the user's message. */
+  history?: ModelMessage[];
 }
 
 export const SUPPORT_SYSTEM_PROMPT =
@@ -46,7 +54,16 @@ export function taskMessage(taskJson: string | null, system?: string): { ok: tru
     return { ok: false, message: `the task is not JSON (${(e as Error).message})` };
   }
   const tools = toolsTask.safeParse(doc);
-  if (tools.success) return { ok: true, value: { kind: "tools", user: tools.data.request, system: system ?? TOOLS_SYSTEM_PROMPT } };
+  if (tools.success) {
+    const calls = tools.data.history ?? [];
+    const history: ModelMessage[] = calls.length
+      ? [
+          { role: "assistant", content: null, toolCalls: calls.map((c, i) => ({ id: `history_${i + 1}`, name: c.name, arguments: c.arguments })) },
+          ...calls.map((c, i): ModelMessage => ({ role: "tool", toolCallId: `history_${i + 1}`, content: JSON.stringify(c.result) })),
+        ]
+      : [];
+    return { ok: true, value: { kind: "tools", user: tools.data.request, system: system ?? TOOLS_SYSTEM_PROMPT, ...(history.length ? { history } : {}) } };
+  }
   const ticket = ticketTask.safeParse(doc);
   if (ticket.success) {
     const t = ticket.data;

@@ -9,6 +9,8 @@ export interface ToolsAgentTask {
   id: string;
   request: string;
   tools: OpenAiTool[];
+  /** Earlier calls already in the conversation (the history dial), each with the answer the world gives it. */
+  history?: Array<{ name: string; arguments: Record<string, unknown>; result: Record<string, unknown> }>;
 }
 import { hostedJudgeRequest } from "../judge/hosted";
 import { hostedToolsRequest } from "../tools/run/request";

@@ -1,7 +1,9 @@
 // worlds/tools.yaml: the settings of a crash test on a team's own tools. Every setting has an init flag, unknown
 // fields are errors, and paths are relative to the file itself.
 import { z } from "zod";
-import { FORMS, type Flow } from "../tasks/generate";
+import { DIALS } from "../dials/catalog";
+import { RECIPE_NAMES } from "../dials/recipes";
+import { FORMS, GENERATOR_VERSION, type Flow } from "../tasks/generate";
 
 const FLOW = /^([A-Za-z0-9_.\-/{}]+?)\.([A-Za-z0-9_]+(?:\[\])?(?:\.[A-Za-z0-9_]+(?:\[\])?)*):([A-Za-z0-9_.\-/{}]+?)\.([A-Za-z0-9_]+)$/;
 
@@ -31,6 +33,28 @@ export const toolsConfig = z.strictObject({
   seed: z.number().int().nonnegative().default(1),
   /** The world clock answers use (dates in simulated answers are drawn before it). */
   clock: z.string().datetime({ offset: true }).default("2026-09-15T12:00:00Z"),
-  generator_version: z.literal("own-1").optional(),
+  /** A recipe of dials (docs/tools.md); without it the tasks are the forms in `arms`. */
+  measure: z
+    .strictObject({
+      preset: z.string().superRefine((p, ctx) => {
+        if (p === "card") ctx.addIssue({ code: "custom", message: "card is not a recipe on your own tools (its tasks are the built-in ones); name one of " + [...RECIPE_NAMES, "custom"].join(", ") });
+        else if (!(RECIPE_NAMES as string[]).includes(p) && p !== "custom") ctx.addIssue({ code: "custom", message: `no recipe '${p}': name one of ${[...RECIPE_NAMES, "custom"].join(", ")}` });
+      }),
+      /** custom only: the dials to measure, each at every level the set reaches. */
+      dials: z.array(z.enum(DIALS)).default([]),
+      controls: z
+        .boolean()
+        .default(false)
+        .refine((c) => !c, "controls: true is refused on your own tools: no dial has a control arm there (every arm is read against its dial's first level)"),
+    })
+    .superRefine((m, ctx) => {
+      if (m.preset !== "custom" && m.dials.length) ctx.addIssue({ code: "custom", path: ["dials"], message: `dials are chosen by the recipe ${m.preset}; list them only with preset: custom` });
+      if (m.preset === "custom" && !m.dials.length) ctx.addIssue({ code: "custom", path: ["dials"], message: `preset: custom needs its dials, e.g. dials: [faults, history] (any of ${DIALS.join(", ")})` });
+    })
+    .optional(),
+  generator_version: z
+    .string()
+    .refine((v) => v === GENERATOR_VERSION, `must be ${GENERATOR_VERSION}, the label of the generator that makes tasks on your own tools (or leave it out)`)
+    .optional(),
 });
 export type ToolsConfig = z.infer<typeof toolsConfig>;

@@ -17,7 +17,7 @@ export function toolsSeed(clock: string, task: ToolsTask): Record<string, unknow
 
 /** What the agent is given: the task's id, its request, and the tool block in OpenAI's format. */
 export function toolsAgentTask(task: ToolsTask): ToolsAgentTask {
-  return { id: task.id, request: task.request, tools: task.world.definitions.map(openAiTool) };
+  return { id: task.id, request: task.request, tools: task.world.definitions.map(openAiTool), ...(task.history?.calls.length ? { history: task.history.calls } : {}) };
 }
 
 interface TraceRow {

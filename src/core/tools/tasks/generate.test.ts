@@ -2,59 +2,13 @@
 // graded by replay: every form, every verdict, and the same bytes for the same file, arm and seed.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { DiffEntry, WorldDiff } from "../../diff/types";
-import { gradeToolsEpisode, type TracedCall } from "../grade";
-import { answerCall, callKey } from "../simulate/answer";
-import { valuesAtPath } from "../simulate/paths";
+import { CLOCK, episode, solve } from "../../../../test/node/helpers/tools-episode";
 import { importToolSet, type ToolSet } from "../toolset";
-import type { ToolCall, ToolsWorldBlock } from "../world-block";
-import { generateTasks, type ToolsTask } from "./generate";
+import { generateTasks } from "./generate";
 
-const CLOCK = Date.parse("2026-09-15T12:00:00Z") / 1000;
 const text = readFileSync(new URL("../../../../test/fixtures/tools/orders.openai.json", import.meta.url), "utf8");
 const load = () => importToolSet(text, { name: "acme", read: ["get_order", "search_orders", "list_channels"] });
 const FLOW = [{ from: "get_order", field: "id", to: "refund_order", param: "order_id" }];
-
-/** A world in memory: the simulator's rules applied the way the Durable Object applies them. */
-function episode(block: ToolsWorldBlock) {
-  const status = new Map(block.task.writes.map((w) => [w.record, "pending"]));
-  const per = new Map<string, number>();
-  const made = new Set<string>();
-  const entries: DiffEntry[] = [];
-  const calls: TracedCall[] = [];
-  let total = 0;
-  let side = 0;
-  const call = (c: ToolCall) => {
-    const a = answerCall(block, c, { calls: total, callsOf: (n) => per.get(n) ?? 0, made: (k) => made.has(k), recordStatus: (r) => status.get(r) ?? null }, CLOCK);
-    if (a.counted) {
-      total++;
-      per.set(c.name, (per.get(c.name) ?? 0) + 1);
-      made.add(callKey(c));
-      if (a.effect?.kind === "move") {
-        status.set(a.effect.record, "done");
-        entries.push({ type: "records", id: a.effect.record, op: "updated", customer: null, before: { status: "pending" }, after: { status: "done" } } as unknown as DiffEntry);
-      } else if (a.effect?.kind === "side_effect")
-        entries.push({ type: "records", id: `rec_side${++side}`, op: "created", customer: null, before: null, after: { status: "side_effect", tool: c.name, arguments: c.arguments } } as unknown as DiffEntry);
-    }
-    calls.push({ name: c.name, status: a.outcome.ok ? 200 : { not_found: 404, invalid_arguments: 422, not_ready: 409, unavailable: 503 }[a.outcome.error.code], arguments: JSON.stringify(c.arguments), response: JSON.stringify(a.outcome) });
-    return a.outcome;
-  };
-  const grade = (reply: string | null) => gradeToolsEpisode({ block, diff: { entries } as unknown as WorldDiff, calls, reply });
-  return { call, grade };
-}
-
-/** The careful agent: makes each expected call, taking a handed-over value from the previous answer, as a model must. */
-function solve(task: ToolsTask, w = episode(task.world)) {
-  let last: Record<string, unknown> = {};
-  for (const c of task.expected.calls) {
-    const args = { ...c.arguments };
-    for (const d of task.world.task.deliveries)
-      for (const [k, v] of Object.entries(args)) if (v === d.value && callKey(d.call) !== callKey(c)) args[k] = valuesAtPath(last, d.path)[0];
-    const out = w.call({ name: c.name, arguments: args });
-    if (out.ok) last = out.result;
-  }
-  return w;
-}
 
 describe("generating tasks on the spec's set", () => {
   let set: ToolSet;

@@ -2,14 +2,13 @@
 // call, and flow (along a link the team declared). Each task states every value its calls take, names no tool,
 // and carries the world block that checks it. Its id is a pure function of the file's digest, the arm and the seed.
 import { sha256Hex } from "../../util/canonical";
-import { dict } from "../../util/safe-tree";
-import { isObject } from "../formats/raw";
-import { isCheckable } from "../rules";
 import { keyedDraw, type Draw } from "../simulate/draw";
-import { CannotMakeValue, makeValue } from "../simulate/value";
 import type { ImportedTool, ToolSet } from "../toolset";
-import type { Delivery, ExpectedWrite, ToolCall, ToolsWorldBlock } from "../world-block";
-import { intentOf, lowerFirst, statedValues } from "./request";
+import type { ExpectedWrite, ToolCall, ToolsWorldBlock } from "../world-block";
+import { answerField, argumentsFor, CannotGenerate, chainPlan, handoverParam, split, type Plan } from "./parts";
+import { intentOf, statedValues } from "./request";
+
+export { CannotGenerate };
 
 export const GENERATOR_VERSION = "own-1";
 export const FORMS = ["call", "read-then-call", "flow"] as const;
@@ -31,9 +30,21 @@ export interface GenerateOptions {
   flows?: Flow[];
 }
 
+/** A call the conversation already holds before the request (the history dial), with the answer it got. */
+export interface HistoryCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  result: Record<string, unknown>;
+}
+
 export interface ToolsTask {
   id: string;
-  arm: TaskForm;
+  /** The task form (`call`), or the dial and level (`faults-2`) the task was made for. */
+  arm: string;
+  /** On a dial's arm: which dial, at which level (shown as `label`). */
+  dial?: { name: string; level: number; label: string };
+  /** Seeded earlier calls (history dial), and their size in tokens. */
+  history?: { calls: HistoryCall[]; tokens: number };
   seed: number;
   index: number;
   request: string;
@@ -42,56 +53,6 @@ export interface ToolsTask {
   /** Whether the request's wording came from the team's intent lines (else from descriptions: partly a word match). */
   intents: boolean;
   world: ToolsWorldBlock;
-}
-
-export class CannotGenerate extends Error {}
-
-function argumentsFor(tool: ImportedTool, d: Draw, clockUnix: number, fixed: Record<string, unknown> = {}): Record<string, unknown> | null {
-  const props = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
-  const required = new Set(tool.inputSchema.required ?? []);
-  const out: Record<string, unknown> = dict();
-  for (const [k, s] of Object.entries(props)) {
-    if (Object.hasOwn(fixed, k)) {
-      out[k] = fixed[k];
-      continue;
-    }
-    try {
-      out[k] = makeValue(s, d.child(k), k, clockUnix);
-    } catch (e) {
-      if (!(e instanceof CannotMakeValue)) throw e;
-      if (required.has(k)) return null;
-    }
-  }
-  return { ...out };
-}
-
-function split(tool: ImportedTool, args: Record<string, unknown>): Pick<ExpectedWrite, "arguments" | "unchecked"> {
-  const props = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
-  const checked: Record<string, unknown> = {};
-  const unchecked: string[] = [];
-  for (const [k, v] of Object.entries(args)) {
-    if (isCheckable(props[k])) checked[k] = v;
-    else unchecked.push(k);
-  }
-  return { arguments: checked, unchecked };
-}
-
-/** A string parameter of the target that a read can hand over (checkable, so the handover is checked). */
-function handoverParam(tool: ImportedTool): string | null {
-  const props = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
-  const p = tool.checkable.find((k) => isObject(props[k]) && (props[k] as Record<string, unknown>).type === "string" && (props[k] as Record<string, unknown>).enum === undefined);
-  return p ?? null;
-}
-
-/** The answer field that carries the handed-over value: a plain string field of the read's output, else `id`. */
-function answerField(read: ImportedTool, param: string): string | null {
-  if (!read.outputSchema) return "id";
-  const props = isObject(read.outputSchema.properties) ? read.outputSchema.properties : {};
-  const plain = Object.keys(props).filter((k) => {
-    const s = props[k];
-    return isObject(s) && s.type === "string" && s.enum === undefined && s.format === undefined && s.pattern === undefined && s.const === undefined;
-  });
-  return plain.find((k) => k === param) ?? plain.find((k) => /(^|_)id$/i.test(k)) ?? plain[0] ?? null;
 }
 
 export async function generateTasks(set: ToolSet, opts: GenerateOptions): Promise<ToolsTask[]> {
@@ -139,14 +100,6 @@ interface PlanInput {
   rec: (n: number) => string;
 }
 
-interface Plan {
-  request: string;
-  calls: ToolCall[];
-  writes: ExpectedWrite[];
-  deliveries: Delivery[];
-  prerequisites: ToolsWorldBlock["task"]["prerequisites"];
-}
-
 function planFor(arm: TaskForm, p: PlanInput): Plan {
   if (arm === "call") return callPlan(p);
   if (arm === "read-then-call") return readThenCallPlan(p);
@@ -191,27 +144,5 @@ function flowPlan(p: PlanInput): Plan {
 
 /** The first call's answer carries, at `field`, the value the second call must take as `param`. */
 function handover(p: PlanInput, first: ImportedTool, second: ImportedTool, field: string, param: string, declared: boolean): Plan {
-  const props = isObject(second.inputSchema.properties) ? second.inputSchema.properties : {};
-  const value = makeValue(props[param] ?? { type: "string" }, p.d.child(`handover:${param}`), param, p.clockUnix);
-  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw new CannotGenerate(`${second.name}.${param} is not a scalar a read can hand over`);
-  const firstArgs = argumentsFor(first, p.d.child(`args:${first.name}`), p.clockUnix);
-  const secondArgs = argumentsFor(second, p.d.child(`args:${second.name}`), p.clockUnix, { [param]: value });
-  if (!firstArgs || !secondArgs) throw new CannotGenerate(`the arguments of ${first.name} or ${second.name} cannot be made up from their schemas`);
-  const firstCall = { name: first.name, arguments: firstArgs };
-  const writes: ExpectedWrite[] = [];
-  if (first.effect !== "read") writes.push({ record: p.rec(1), name: first.name, ...split(first, firstArgs) });
-  writes.push({ record: p.rec(2), name: second.name, ...split(second, secondArgs) });
-  const firstValues = statedValues(firstArgs);
-  const rest = statedValues(secondArgs, [param]);
-  const how = declared ? `the ${field.replace(/\[\]/g, "")} it gives you` : `the ${field} it reports`;
-  const request =
-    `${intentOf(first, p.intents).text}${firstValues ? `: ${firstValues}` : ""}. ` +
-    `Then ${lowerFirst(intentOf(second, p.intents).text)}, using ${how} as ${param}${rest ? `, with ${rest}` : ""}.`;
-  return {
-    request,
-    calls: [firstCall, { name: second.name, arguments: secondArgs }],
-    writes,
-    deliveries: [{ call: firstCall, path: field, value }],
-    prerequisites: [{ record: p.rec(2), read: firstCall }],
-  };
+  return chainPlan([{ tool: first }, { tool: second, link: { field, param } }], { d: p.d, clockUnix: p.clockUnix, intents: p.intents, rec: p.rec, declared });
 }
