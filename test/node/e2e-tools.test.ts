@@ -60,7 +60,8 @@ describe("worlds tools", () => {
     expect(res.leftovers).toEqual([]);
   });
 
-  it("known failing verdicts: a repeated write is collateral_mutation, a tool outside the block malformed_call (exit 1)", async () => {
+  // Two runs with their own servers: generous on a loaded machine.
+  it("known failing verdicts: a repeated write is collateral_mutation, a tool outside the block malformed_call (exit 1)", { timeout: 480_000 }, async () => {
     const twice = await runCli(["tools", "run", "--server", "auto", "--runs", "1", "--json", "--", process.execPath, agent, "--twice"], { cwd: dir, timeoutMs: 240_000 });
     expect(twice.code, twice.stderr).toBe(1);
     assertValidResults(JSON.parse(twice.stdout));

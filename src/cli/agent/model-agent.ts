@@ -23,6 +23,10 @@ export interface ModelAgent extends InProcessAgent {
   totals(): { episodes: number; usage: ModelAgentUsage };
   /** One line for the end of the run: what the agent model did and cost. */
   summary(): string;
+  /** An episode was refused a model call by the budget: the run's cap is reached. */
+  capReached(): boolean;
+  /** The budget in dollars, or null. */
+  budgetDollars: number | null;
 }
 
 export type ModelAgentSetup = { ok: true; agent: ModelAgent } | { ok: false; message: string; nextAction: string };
@@ -58,6 +62,7 @@ export function setupModelAgent(f: ModelAgentFlags & { model: string }, o: { con
 
   const usage: ModelAgentUsage = { requests: 0, cached: 0, input_tokens: 0, output_tokens: 0, micros: 0, unpriced: false };
   let episodes = 0;
+  let capped = false;
   const budget = client.budgetDollars;
   return {
     ok: true,
@@ -65,11 +70,14 @@ export function setupModelAgent(f: ModelAgentFlags & { model: string }, o: { con
       label: ["--model", label],
       replayFlags,
       totals: () => ({ episodes, usage: { ...usage } }),
+      capReached: () => capped,
+      budgetDollars: budget,
       summary: () => `model agent ${label}: ${episodes} episode${episodes === 1 ? "" : "s"}, ${usageLine(usage)}${budget !== null ? ` (budget $${budget.toFixed(2)})` : ""}`,
       async run(ctx) {
         const out = await runOnce(client.client, label, parsed.value, system, turnLimit, ctx);
         episodes++;
         if (out.run) addUsage(usage, out.run.usage);
+        if (out.run?.end === "model_error" && out.run.error?.kind === "budget") capped = true;
         return out.outcome;
       },
     },

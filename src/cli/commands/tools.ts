@@ -12,8 +12,11 @@ import { generateArms, writeArms } from "../tools/generate";
 import { toolsInit } from "../tools/init";
 import { DEFAULT_CONFIG, loadTools, ToolsConfigError } from "../tools/load";
 import { McpListError } from "../tools/mcp-list";
-import { buildToolsInput, runToolsTasks } from "../tools/run";
 import { runHostedTools } from "../tools/hosted";
+import { buildToolsInput, runToolsTasks, type EpisodeTrace } from "../tools/run";
+import { planLines } from "../tools/plan";
+import { runFolderOf, writeRunFolder } from "../tools/folder";
+import { dollarsText } from "../../core/tools/plan";
 import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "../tools/summary";
 import { reportFlagError } from "./errors";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
@@ -176,10 +179,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const runs = f.runs ?? 3;
   if (f["dry-run"]) {
-    const shortest = tasks.reduce((s, x) => s + x.expected.calls.length, 0) * runs;
-    out(`plan  ${tasks.length * runs} episodes: ${tasks.length} tasks (${arms.map((x) => `${x.arm} ${x.tasks.length}`).join(", ")}) x ${runs} runs\n`);
-    out(`  your tools  ${setLine(t.set)}\n`);
-    out(`  calls       ${shortest} if every task is solved the shortest way; at most ${tasks.length * runs * 32} (32 per episode)\n`);
+    for (const l of planLines(t, tasks, runs, f)) out(`${l}\n`);
     return 0;
   }
   const stray = strayModelFlag(f);
@@ -206,14 +206,23 @@ async function run(argv: string[]): Promise<number> {
   }
   try {
     const total = tasks.length * runs;
+    const traces: EpisodeTrace[] = [];
     const episodes = await runToolsTasks({
       tools: t, tasks, runs, argv: agentArgv, inProcess: modelAgent ?? undefined, server, concurrency: f.concurrency ?? 2, timeoutMs: (f.timeout ?? 120) * 1000, signal: interrupt.signal,
       onEpisode: (done) => process.stderr.write(`\r  ${done}/${total} episodes`),
+      capReached: modelAgent ? () => modelAgent.capReached() : undefined,
+      onTrace: (e) => traces.push(e),
     });
     process.stderr.write("\n");
     if (modelAgent) process.stderr.write(modelAgent.summary() + "\n");
+    const spent = modelAgent ? modelAgent.totals().usage : null;
+    const dollars = spent && !spent.unpriced ? spent.micros / 1e6 : null;
+    if (modelAgent?.capReached()) process.stderr.write(`the run stopped at its ${dollarsText(modelAgent.budgetDollars ?? 0)} cap: kept ${episodes.length} of ${total} episodes\n`);
     const results = buildResults(await buildToolsInput({ tools: t, tasks, runs, argv: agentArgv, agentFlags: modelAgent?.replayFlags, serverFlags: server.flags, episodes, interrupted: interrupt.received() ?? null }));
     const written = writeOutputs(results, { "json-file": f["json-file"], report: f.report, junit: f.junit });
+    const folder = runFolderOf(t, modelAgent ? modelAgent.label[1] : "agent");
+    await writeRunFolder(folder, { t, tasks, runs, agent: modelAgent ? modelAgent.label[1] : agentArgv.join(" "), traces, total, dollars, budget: modelAgent?.budgetDollars ?? null, results });
+    written.push(`${folder}/ (the run: ${episodes.length} of ${total} episodes kept${dollars !== null ? `, ${dollarsText(dollars)}` : ""}; 'worlds tools card --run ${folder}' reads it)`);
     if (f.json) out(JSON.stringify(results, null, 2) + "\n");
     else out(renderText(results));
     for (const w of written) process.stderr.write(`wrote ${w}\n`);

@@ -58,7 +58,7 @@ export function setupModelClient(f: ClientFlags, env: NodeJS.ProcessEnv = proces
   return { ok: true, client, budgetDollars, cacheDir };
 }
 
-function readPrices(path: string, shown: string): { ok: true; table: PriceTable } | { ok: false; message: string } {
+export function readPrices(path: string, shown: string): { ok: true; table: PriceTable } | { ok: false; message: string } {
   if (!existsSync(path)) return { ok: false, message: `the price file ${shown} does not exist` };
   if (statSync(path).size > 1024 * 1024) return { ok: false, message: `the price file ${shown} is over 1 MB` };
   let doc: unknown;

@@ -7,6 +7,7 @@ import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import { gradeToolsEpisode, type ToolsGrade } from "../../core/tools/grade";
 import { toolsAgentTask, toolsGradedRecord, toolsRubric, toolsSeed, tracedCalls } from "../../core/tools/run/episode";
 import type { ToolsTask } from "../../core/tools/tasks/generate";
+import type { TracedCall } from "../../core/tools/grade";
 import { createLimiter } from "../agent/limiter";
 import { agentSucceeded } from "../agent/runner";
 import { runEpisode } from "../episode/episode";
@@ -29,6 +30,18 @@ export interface ToolsRunOptions {
   timeoutMs: number;
   signal: AbortSignal;
   onEpisode?: (done: number, total: number) => void;
+  /** The run's cap is reached: start no more episodes, and drop the one the cap cut short. */
+  capReached?: () => boolean;
+  /** Each kept episode's calls as the world traced them, for the run folder and the card. */
+  onTrace?: (detail: EpisodeTrace) => void;
+}
+
+export interface EpisodeTrace {
+  run: number;
+  task: string;
+  verdict: string;
+  calls: TracedCall[];
+  reply: string;
 }
 
 export const toolsSeedOf = (t: LoadedTools, task: ToolsTask) => toolsSeed(t.config.clock, task);
@@ -45,13 +58,17 @@ export async function runToolsTasks(o: ToolsRunOptions): Promise<EpisodeRecordIn
   await Promise.all(
     jobs.map((job, i) =>
       limit(async () => {
-        if (o.signal.aborted) return;
+        if (o.signal.aborted || o.capReached?.()) return;
         const json = taskJson(job.task);
+        let calls: TracedCall[] = [];
         const ep = await runEpisode<ToolsGrade>(
           { client: o.server.client, serverUrl: o.server.url, seed: toolsSeedOf(o.tools, job.task), argv: o.argv, inProcess: o.inProcess, taskJson: json, mode: "isolated", timeoutMs: o.timeoutMs, keepWorld: false, signal: o.signal, agentSlot },
-          (view, agent) => gradeToolsEpisode({ block: job.task.world, diff: view.diff, calls: tracedCalls(view.trace), reply: agent.reply, turnLimitReached: inProcessOf(agent)?.turn_limit_reached }),
+          (view, agent) => gradeToolsEpisode({ block: job.task.world, diff: view.diff, calls: (calls = tracedCalls(view.trace)), reply: agent.reply, turnLimitReached: inProcessOf(agent)?.turn_limit_reached }),
         );
         if (o.signal.aborted && !ep.inspected) return;
+        // An episode the cap cut short measures the cap, not the agent: it is not kept.
+        if (o.capReached?.() && /skipped for budget/.test(inProcessOf(ep.agent)?.error ?? "")) return;
+        if (ep.inspected) o.onTrace?.({ run: job.run, task: job.task.id, verdict: ep.inspected.verdict, calls, reply: ep.agent?.reply ?? "" });
         const record = toRecord(job.run, job.ticket, ep);
         annotateRecord(record, ep.agent);
         records[i] = record;

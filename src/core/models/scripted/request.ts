@@ -48,7 +48,8 @@ export function openaiFacts(body: Record<string, unknown>): RequestFacts {
     lastMessage: last ? textOf(last.content) : "",
     tools: forcedIsAnswer ? [] : names,
     schema: rf ? { via: "response_format", name: rf } : forcedIsAnswer ? { via: "tool", name: forced } : null,
-    inputChars: JSON.stringify(body.messages ?? []).length,
+    // Providers bill the tool definitions as input too; a usage figure without them undercounts every agent turn.
+    inputChars: JSON.stringify([body.messages ?? [], body.tools ?? []]).length,
   };
 }
 
@@ -68,6 +69,6 @@ export function anthropicFacts(body: Record<string, unknown>): RequestFacts {
     lastMessage: last ? (results.length ? textOf(results) : textOf(last.content)) : "",
     tools: forcedIsAnswer ? [] : names,
     schema: forcedIsAnswer ? { via: "tool", name: forced } : null,
-    inputChars: JSON.stringify([body.system ?? "", body.messages ?? []]).length,
+    inputChars: JSON.stringify([body.system ?? "", body.messages ?? [], body.tools ?? []]).length,
   };
 }
