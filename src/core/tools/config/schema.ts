@@ -2,7 +2,7 @@
 // fields are errors, and paths are relative to the file itself.
 import { z } from "zod";
 import { DIALS } from "../dials/catalog";
-import { RECIPE_NAMES } from "../dials/recipes";
+import { RECIPE_NAMES } from "../dials/recipe-names";
 import { FORMS, GENERATOR_VERSION, type Flow } from "../tasks/generate";
 
 const FLOW = /^([A-Za-z0-9_.\-/{}]+?)\.([A-Za-z0-9_]+(?:\[\])?(?:\.[A-Za-z0-9_]+(?:\[\])?)*):([A-Za-z0-9_.\-/{}]+?)\.([A-Za-z0-9_]+)$/;

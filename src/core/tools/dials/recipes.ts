@@ -5,18 +5,9 @@ import type { Flow, ToolsTask } from "../tasks/generate";
 import type { ToolSet } from "../toolset";
 import { dialReach, levelLabel, type DialName } from "./catalog";
 import { generateDialArm } from "./generate";
+import { RECIPES, type RecipeName } from "./recipe-names";
 
-export const RECIPES = {
-  /** One dial that bit on the built-in tasks, first and top level: the cheapest look at where a setup breaks. */
-  "first-look": { dials: ["depth", "faults", "history", "shape"], any: true },
-  recovery: { dials: ["faults"], any: false },
-  "long-context": { dials: ["history"], any: false },
-  chains: { dials: ["depth", "shape"], any: false },
-  choosing: { dials: ["similarity", "block", "arguments"], any: true },
-  full: { dials: ["similarity", "faults", "history", "block", "arguments", "spread", "depth", "shape"], any: true },
-} as const satisfies Record<string, { dials: readonly DialName[]; any: boolean }>;
-export type RecipeName = keyof typeof RECIPES;
-export const RECIPE_NAMES = Object.keys(RECIPES) as RecipeName[];
+export { RECIPES, RECIPE_NAMES, type RecipeName } from "./recipe-names";
 
 export interface Measure {
   preset: RecipeName | "custom";
