@@ -2,7 +2,7 @@
 // against the scripted model (test/fixtures/models/model-agent.script.yaml), never a provider: a quickstart refund
 // ticket solved with the account world's own tools under passk (a 429 on the way, usage and dollars in the notes);
 // tools tasks solved under `tools run`; a model that never stops calling tools is turn_limit; arguments that are
-// not JSON are the tool's invalid_arguments and the run finishes; a hung model ends on the client's timeout with
+// not JSON are the tool's invalid_arguments (a malformed_call) and the run finishes; a hung model ends on the client's timeout with
 // the reason on the episode. The model key (OPENAI_API_KEY) appears in no output at all.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -115,7 +115,9 @@ describe("the built-in model agent", () => {
     expect(res.code, res.stderr + res.stdout).toBe(1);
     const doc = readResults(join(dir, "broken.json"));
     for (const w of doc.runs[0]!.worlds) {
-      expect(w.verdict).toBe("wrong_state");
+      // The world answered and traced the unreadable call itself, so the grader sees the schema broken.
+      expect(w.verdict).toBe("malformed_call");
+      expect(w.evidence.notes.some((n) => /^broke the tool's schema: refund_order\(/.test(n))).toBe(true);
       expect(w.evidence.notes).toContain("tool calls (1): refund_order 422 invalid_arguments");
       expect(w.evidence.notes).toContain("tool call refund_order: the model's arguments were not JSON; the world answered invalid_arguments");
       expect(w.reply?.excerpt).toContain("My call was refused");
