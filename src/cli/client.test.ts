@@ -35,7 +35,7 @@ describe("AdminClient", () => {
       json(res, 200, { id: "w_AAAAAAAAAAAAAAAA", deleted: true, trace: "traces/w_AAAAAAAAAAAAAAAA.jsonl", diff, trace_records: [record] });
     });
     const ended = await new AdminClient(url, "tok").endWorld("w_AAAAAAAAAAAAAAAA");
-    expect(ended).toEqual({ diff, trace: [record] });
+    expect(ended).toEqual({ diff, trace: [record], person: null });
     expect(seen).toEqual(["POST /admin/worlds/w_AAAAAAAAAAAAAAAA/end Bearer tok"]);
   });
 
