@@ -4,7 +4,7 @@
 import { sha256Hex } from "../../util/canonical";
 import { keyedDraw } from "../simulate/draw";
 import { CannotGenerate } from "../tasks/parts";
-import type { Flow, ToolsTask } from "../tasks/generate";
+import { taskOf, type Flow, type ToolsTask } from "../tasks/generate";
 import type { ToolSet } from "../toolset";
 import { armName, dialReach, levelLabel, type DialName } from "./catalog";
 import { DIAL_PLANS } from "./plans";
@@ -36,22 +36,9 @@ export async function generateDialArm(set: ToolSet, o: DialArmOptions): Promise<
     const parts = DIAL_PLANS[o.dial]({ set, index, d, clockUnix: o.clockUnix, intents, flows, rec, drawSeed: o.seed }, o.level);
     const { plan } = parts;
     tasks.push({
-      id,
-      arm,
+      ...taskOf({ set, id, arm, seed: o.seed, index, plan, intents: allIntents, definitions: parts.definitions, faults: parts.faults }),
       dial: { name: o.dial, level: o.level, label: levelLabel(o.dial, o.level) },
       ...(parts.history ? { history: parts.history } : {}),
-      seed: o.seed,
-      index,
-      request: plan.request,
-      expected: { calls: plan.calls, store: plan.writes.map((w) => ({ record: w.record, tool: w.name, status: "done" as const })) },
-      intents: allIntents,
-      world: {
-        set: { name: set.name, format: set.format, sha256: set.sha256 },
-        draw_seed: o.seed,
-        definitions: parts.definitions,
-        task: { id, writes: plan.writes, deliveries: plan.deliveries, prerequisites: plan.prerequisites, faults: parts.faults },
-        max_calls: 32,
-      },
     });
   }
   return tasks;

@@ -68,24 +68,40 @@ export async function generateTasks(set: ToolSet, opts: GenerateOptions): Promis
     const d = keyedDraw(`${set.sha256}:${opts.arm}:${opts.seed}:${index}`);
     const rec = (n: number) => `rec_${id.slice(2, 14)}${n}`;
     const plan = planFor(opts.arm, { set, targets, reads, d, index, clockUnix: opts.clockUnix, intents, flows: opts.flows ?? [], rec });
-    tasks.push({
-      id,
-      arm: opts.arm,
-      seed: opts.seed,
-      index,
-      request: plan.request,
-      expected: { calls: plan.calls, store: plan.writes.map((w) => ({ record: w.record, tool: w.name, status: "done" as const })) },
-      intents: allIntents,
-      world: {
-        set: { name: set.name, format: set.format, sha256: set.sha256 },
-        draw_seed: opts.seed,
-        definitions,
-        task: { id, writes: plan.writes, deliveries: plan.deliveries, prerequisites: plan.prerequisites, faults: [] },
-        max_calls: 32,
-      },
-    });
+    tasks.push(taskOf({ set, id, arm: opts.arm, seed: opts.seed, index, plan, intents: allIntents, definitions, faults: [] }));
   }
   return tasks;
+}
+
+/** A task from its plan: what the agent is asked, the calls and store that solve it, and the world that checks it. */
+export function taskOf(t: {
+  set: ToolSet;
+  id: string;
+  arm: string;
+  seed: number;
+  index: number;
+  plan: Plan;
+  intents: boolean;
+  definitions: ToolsWorldBlock["definitions"];
+  faults: ToolsWorldBlock["task"]["faults"];
+}): ToolsTask {
+  const { set, id, plan } = t;
+  return {
+    id,
+    arm: t.arm,
+    seed: t.seed,
+    index: t.index,
+    request: plan.request,
+    expected: { calls: plan.calls, store: plan.writes.map((w) => ({ record: w.record, tool: w.name, status: "done" as const })) },
+    intents: t.intents,
+    world: {
+      set: { name: set.name, format: set.format, sha256: set.sha256 },
+      draw_seed: t.seed,
+      definitions: t.definitions,
+      task: { id, writes: plan.writes, deliveries: plan.deliveries, prerequisites: plan.prerequisites, faults: t.faults },
+      max_calls: 32,
+    },
+  };
 }
 
 interface PlanInput {
