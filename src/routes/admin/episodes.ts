@@ -25,7 +25,9 @@ episodesRoutes.post("/", async (c) => {
 episodesRoutes.post("/:id/grade", async (c) => {
   const id = c.req.param("id");
   if (!EPISODE_ID.test(id)) return adminError(c, 404, "episode_not_found", `No episode '${id}' on this server.`);
-  const text = (await readBodyLimited(c.req.raw, ADMIN_BODY_LIMIT)) ?? "";
+  const text = await readBodyLimited(c.req.raw, ADMIN_BODY_LIMIT);
+  // An oversized body is refused, not read as an empty one (which would grade with no policy reply at all).
+  if (text === null) return adminError(c, 413, "body_too_large", `Request body is larger than ${ADMIN_BODY_LIMIT} bytes.`);
   const body = parseJsonBody(c, text.trim() === "" ? "{}" : text, gradeRequest);
   if (!body.ok) return body.response;
   const graded = await gradeEpisode(c.env, id, body.value);
