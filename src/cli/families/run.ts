@@ -2,19 +2,13 @@
 // tier's seed, the agent handed the tier's instruction (as a ticket on an account world, as the request on a
 // tools world), and every episode graded by the tier's verify checks on the world's end. Records are the
 // results contract's, so a family run reads like any crash test (statuses, exit codes, pass^k, Wilson).
-import { infraRecord } from "../../core/runs/index";
 import type { BuildInputRaw, EpisodeRecordInput } from "../../core/results/index";
 import type { RubricDocument } from "../../core/rubric/schema";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
-import { stderrNote } from "../../core/results/stderr";
 import type { Snapshot } from "../../core/families/verify/evaluate";
 import { verifyGrade, type VerifyGrade } from "../../core/families/grade";
-import { createLimiter } from "../agent/limiter";
-import { agentSucceeded } from "../agent/runner";
-import { runEpisode, type EpisodeResult } from "../episode/episode";
-import { annotateRecord, type InProcessAgent } from "../episode/in-process";
-import { agentRecord } from "../passk/record";
-import { describeOutcome } from "../render/outcome";
+import type { InProcessAgent } from "../episode/in-process";
+import { episodeRecordOf, runEpisodes, type GradedEpisode } from "../episode/loop";
 import type { ConnectedServer } from "../server/connect";
 import type { LoadedFamily, LoadedTier } from "./load";
 import { untouchedSnapshot, verifyEnd } from "./world";
@@ -49,49 +43,29 @@ export async function runFamily(o: FamilyRunOptions): Promise<EpisodeRecordInput
   const snaps = await snapshots(o);
   // Run-major order, as passk: run 1 of every tier, then run 2...
   const jobs = Array.from({ length: o.runs }, (_, r) => o.tiers.map((tier, i) => ({ run: r + 1, ticket: i + 1, tier }))).flat();
-  const agentSlot = createLimiter(o.concurrency);
-  const limit = createLimiter(o.concurrency * 2);
-  const records: Array<EpisodeRecordInput | null> = new Array(jobs.length).fill(null);
-  let done = 0;
-  await Promise.all(
-    jobs.map((job, i) =>
-      limit(async () => {
-        if (o.signal.aborted) return;
-        const ep = await runEpisode<VerifyGrade>(
-          { client: o.server.client, serverUrl: o.server.url, seed: job.tier.worldSeed!, argv: o.argv, inProcess: o.inProcess, taskJson: job.tier.taskJson, mode: "isolated", timeoutMs: o.timeoutMs, keepWorld: false, signal: o.signal, agentSlot },
-          (view, agent) => verifyGrade(verifyEnd(job.tier, snaps.get(job.tier.folder)!, view.diff, agent.reply).results),
-        );
-        if (o.signal.aborted && !ep.inspected) return;
-        const record = toRecord(job.run, job.ticket, ep);
-        annotateRecord(record, ep.agent);
-        records[i] = record;
-        o.onEpisode?.(++done, jobs.length);
-      }),
-    ),
-  );
-  return records.filter((r): r is EpisodeRecordInput => r !== null);
+  return runEpisodes<(typeof jobs)[number], VerifyGrade, EpisodeRecordInput>({
+    jobs, server: o.server, argv: o.argv, inProcess: o.inProcess, concurrency: o.concurrency, timeoutMs: o.timeoutMs, signal: o.signal, onEpisode: o.onEpisode,
+    episode: (job) => ({
+      seed: job.tier.worldSeed!,
+      taskJson: job.tier.taskJson,
+      grade: (view, agent) => verifyGrade(verifyEnd(job.tier, snaps.get(job.tier.folder)!, view.diff, agent.reply).results),
+    }),
+    settle: (job, ep) => episodeRecordOf(job.run, [job.ticket], ep, (g, agent, note) => tierRecord(job.run, job.ticket, g, agent, note)),
+  });
 }
 
-function toRecord(run: number, ticket: number, ep: EpisodeResult<VerifyGrade>): EpisodeRecordInput {
-  const world = ep.world?.id ?? null;
-  if (ep.create_error) return infraRecord(run, [ticket], world, { stage: "world_create", message: ep.create_error.message });
-  const out = ep.agent!;
-  const agent = agentRecord(out);
-  if (!out.started) return infraRecord(run, [ticket], world, { stage: "agent_start", message: agent.start_error ?? describeOutcome(out) }, agent, ep.traffic);
-  if (ep.inspect_error || !ep.inspected || !ep.diff) return infraRecord(run, [ticket], world, { stage: ep.diff ? "grade" : "server", message: ep.inspect_error?.message ?? "the world was not graded" }, agent, ep.traffic);
-  const g = ep.inspected;
-  const notes = [...g.reasons];
-  const note = agentSucceeded(out) ? null : stderrNote(out.stderr, 5);
+function tierRecord(run: number, ticket: number, ep: GradedEpisode<VerifyGrade>, agent: EpisodeRecordInput["agent"], note: string | null): EpisodeRecordInput {
+  const notes = [...ep.inspected.reasons];
   if (note) notes.push(note);
   const touched = ep.diff.entries.filter((e) => e.type !== "ticket_comments" && e.type !== "tickets").slice(0, 50);
   return {
     run,
-    world,
+    world: ep.world.id,
     tickets: [ticket],
     agent,
     traffic: ep.traffic,
     checks: [],
-    grades: [{ ticket, verdict: g.verdict, reply: out.reply, evidence: { diff: touched.map((e) => ({ type: e.type, id: e.id, op: e.op })), reply_sentences: [], notes } }],
+    grades: [{ ticket, verdict: ep.inspected.verdict, reply: ep.agent.reply, evidence: { diff: touched.map((e) => ({ type: e.type, id: e.id, op: e.op })), reply_sentences: [], notes } }],
   };
 }
 
