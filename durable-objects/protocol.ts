@@ -1,8 +1,11 @@
 // The plain data that crosses the Durable Object RPC boundary and reaches the CLI: requests to a world's twins,
 // their responses, and the trace a world keeps. No runtime types here, so Node code can import it.
 export type Service = "stripe" | "helpdesk";
-/** What a trace row names: a REST twin, or "tools" for a call through MCP or /tools/v1 (durable-objects/surface). */
-export type TraceService = Service | "tools";
+/**
+ * What a trace row names: a REST twin, "tools" for a call through MCP or /tools/v1 (durable-objects/surface), or
+ * "person" for a turn of the conversation with the world's person (src/core/person/trace.ts).
+ */
+export type TraceService = Service | "tools" | "person";
 
 export interface TwinRequest {
   service: Service;

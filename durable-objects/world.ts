@@ -31,6 +31,7 @@ import { twinRequestOf, type ServiceCall, type ServiceSender } from "./surface/s
 import { PERSON_META, personState, savePersonTurn, type PersonSave, type PersonState } from "./person/conversation";
 import type { PersonConversation } from "../src/core/person/schema";
 import type { PersonSetup } from "../src/core/person/setup";
+import { personTraceRow, PERSON_TRACE_METHOD, PERSON_TRACE_PATH, PERSON_TRACE_SERVICE } from "../src/core/person/trace";
 
 export interface WorldInit {
   worldId: string;
@@ -201,10 +202,20 @@ export class World extends DurableObject {
     return personState(this.store) ?? { none: true };
   }
 
-  /** Saves one answered turn, unless another landed since `fromTurns` (or the conversation ended): then "conflict". */
+  /**
+   * Saves one answered turn, unless another landed since `fromTurns` (or the conversation ended): then "conflict".
+   * The turn is traced with the save, in the same transaction, so the trace never shows a turn the world lost.
+   */
   personSave(keyHash: string, fromTurns: number, next: PersonConversation): PersonSave | null {
     if (!this.opensFor(keyHash)) return null;
-    return this.transact(() => savePersonTurn(this.store, fromTurns, next));
+    return this.transact(() => {
+      const saved = savePersonTurn(this.store, fromTurns, next);
+      if (saved === "saved") {
+        const r = personTraceRow(fromTurns, next);
+        this.recordTrace([r.request_id, PERSON_TRACE_SERVICE, PERSON_TRACE_METHOD, PERSON_TRACE_PATH, "", r.request_body, 200, r.response_body, 0, null, null], false);
+      }
+      return saved;
+    });
   }
 
   async twin(req: TwinRequest): Promise<TwinWireResponse> {

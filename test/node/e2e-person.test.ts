@@ -65,6 +65,13 @@ describe("the person at /person/v1", () => {
 
     const conv = await fetch(`${server.url}/person/v1/conversation`, { headers: { authorization: `Bearer ${key}` } });
     expect(((await conv.json()) as { turns: unknown[] }).turns).toHaveLength(7);
+    // Each answered turn is a row of the world's trace, in order, under the agent's turn number; the refused one is not.
+    const traced = (await (await fetch(`${server.url}/admin/worlds/${w.json.id}/trace`, { headers: admin() })).text()).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(traced.filter((r) => r.service === "person").map((r) => [r.request_id, r.method, r.path, r.status, JSON.parse(r.request_body as string), JSON.parse(r.response_body as string)])).toEqual([
+      ["person_1", "POST", "/person/v1/respond", 200, { said: "Hello, sorry about that. Let me look into it." }, { reply: "I was charged twice on March 14.", done: false }],
+      ["person_2", "POST", "/person/v1/respond", 200, { said: "Could you tell me your order number?" }, { reply: "Sure, it's A-1042.", done: false }],
+      ["person_3", "POST", "/person/v1/respond", 200, { said: "I have refunded the duplicate charge." }, { reply: "Perfect, thank you!", done: true }],
+    ]);
     const ended = (await (await fetch(`${server.url}/admin/worlds/${w.json.id}/end`, { method: "POST", headers: admin() })).json()) as { person: { turns: Array<{ role: string; text: string }>; done: boolean } };
     expect(ended.person.done).toBe(true);
     expect(ended.person.turns[0]).toEqual({ role: "person", text: PERSON.opening });

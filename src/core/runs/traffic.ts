@@ -14,8 +14,9 @@ export function summarizeTraffic(trace: readonly TraceLine[]): Traffic {
   const out: Traffic = { billing_requests: 0, desk_requests: 0, unsupported: [] };
   for (const r of trace) {
     if (r.service === "stripe") out.billing_requests++;
-    // A tool call's own row is not traffic: the twin requests it made are traced beside it and counted here.
-    else if (r.service !== "tools") out.desk_requests++;
+    // A tool call's own row is not traffic (the twin requests it made are traced beside it and counted here), and
+    // neither is a turn with the person.
+    else if (r.service === "helpdesk") out.desk_requests++;
     if (r.note === "unknown_route" || r.note === "unknown_parameter")
       out.unsupported.push({ method: r.method, path: r.path, kind: r.note === "unknown_route" ? "route" : "parameter", message: errorMessage(r.response_body) });
   }
