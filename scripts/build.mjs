@@ -5,7 +5,7 @@
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -51,4 +51,59 @@ if (existsSync(join(root, "src", "cli", "main.ts"))) {
     logLevel: "warning",
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
+}
+
+// The package's library entry (`import { runTask } from "worlds"`): one runtime-neutral ES module, and the
+// declarations of what it exports. tsc emits a declaration per source file; only those the entry's reach (all of
+// them plain types with no imports of other packages, src/core/episodes/shapes.ts) are kept, their relative
+// specifiers given the ".js" a consumer's node16/nodenext resolution requires.
+if (existsSync(join(root, "src", "package", "index.ts"))) {
+  const libDir = join(root, "dist", "lib");
+  rmSync(libDir, { recursive: true, force: true });
+  await build({
+    entryPoints: [join(root, "src", "package", "index.ts")],
+    outfile: join(libDir, "index.mjs"),
+    bundle: true,
+    platform: "neutral",
+    format: "esm",
+    target: "es2022",
+    // Minified: most of it is zod (the answers are read through the same schemas as everywhere else).
+    minify: true,
+    sourcemap: true,
+    logLevel: "warning",
+  });
+  const ts = (await import("typescript")).default;
+  const entry = join(root, "src", "package", "index.ts");
+  const program = ts.createProgram([entry], {
+    declaration: true,
+    emitDeclarationOnly: true,
+    strict: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+    types: [],
+  });
+  const emitted = new Map();
+  const result = program.emit(undefined, (name, text) => emitted.set(name.replace(/\\/g, "/"), text));
+  if (result.emitSkipped) throw new Error("build: the library's declarations could not be emitted");
+  const srcDir = join(root, "src").replace(/\\/g, "/");
+  const pending = [entry.replace(/\\/g, "/").replace(/\.ts$/, ".d.ts")];
+  const kept = new Set();
+  while (pending.length) {
+    const file = pending.pop();
+    if (kept.has(file)) continue;
+    const text = emitted.get(file);
+    if (text === undefined) throw new Error(`build: no declaration emitted for ${file}`);
+    kept.add(file);
+    const out = text.replace(/(from\s+|import\()(["'])([^"']+)\2/g, (whole, lead, q, spec) => {
+      if (!spec.startsWith(".")) throw new Error(`build: ${file} declares a type from the package '${spec}'; the library's declarations must stand alone`);
+      pending.push(join(dirname(file), `${spec}.d.ts`).replace(/\\/g, "/"));
+      return `${lead}${q}${spec}.js${q}`;
+    });
+    const target = join(libDir, "types", file.slice(srcDir.length + 1));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, out);
+  }
 }

@@ -3,6 +3,7 @@
 // so the same loop can run in the Worker. Every answer is read through zod: the world is trusted to be right, not
 // to be reachable, and a proxy's HTML page must not become a tool result the model believes.
 import { z } from "zod";
+import { jsonOrUndefined } from "../util/json-or-undefined";
 import type { ToolSpec } from "../models/index";
 
 const listAnswer = z.object({
@@ -40,7 +41,7 @@ export function jsonToolSurface(toolsUrl: string, key: string, fetcher: typeof f
         return { ok: false, message: `could not reach the world's tools at ${base}: ${(e as Error).message}` };
       }
       const text = await res.text().catch(() => "");
-      const parsed = listAnswer.safeParse(safeJson(text));
+      const parsed = listAnswer.safeParse(jsonOrUndefined(text));
       if (res.status !== 200 || !parsed.success) return { ok: false, message: `the world's tool list answered HTTP ${res.status}${res.status === 200 ? " with no tool list" : `: ${cut(text, 200)}`}` };
       return { ok: true, tools: parsed.data.tools.map((t) => ({ name: t.function.name, ...(t.function.description ? { description: t.function.description } : {}), parameters: t.function.parameters ?? { type: "object", properties: {} } })) };
     },
@@ -52,7 +53,7 @@ export function jsonToolSurface(toolsUrl: string, key: string, fetcher: typeof f
         return { ok: false, status: null, code: "unavailable", text: `unavailable: the tool could not be reached (${(e as Error).message})` };
       }
       const text = await res.text().catch(() => "");
-      const json = safeJson(text);
+      const json = jsonOrUndefined(text);
       if (res.ok && json !== undefined) return { ok: true, status: res.status, text: cut(JSON.stringify(json), TOOL_TEXT_LIMIT) };
       const err = errorAnswer.safeParse(json);
       if (err.success) return { ok: false, status: res.status, code: err.data.error.code, text: cut(`${err.data.error.code}: ${err.data.error.message}`, TOOL_TEXT_LIMIT) };
@@ -61,13 +62,6 @@ export function jsonToolSurface(toolsUrl: string, key: string, fetcher: typeof f
   };
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function cut(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}… (cut at ${n} characters)` : s;

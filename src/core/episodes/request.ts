@@ -1,5 +1,6 @@
 // The RL episode API's shapes (docs/replay.md, "The episode API"): what POST /admin/episodes takes and answers,
-// and what POST /admin/episodes/:id/grade takes and answers. Shared by the Worker and the runTask client.
+// and what POST /admin/episodes/:id/grade takes and answers. The answers' shapes are plain types in ./shapes, so
+// the runTask client (and the package's declarations) need no zod.
 import { z } from "zod";
 import { parseModelName } from "../models/names";
 import { DEFAULT_PERSON_MODEL } from "../person/setup";
@@ -36,27 +37,4 @@ export const worldIdOf = (episodeId: string) => `w_${episodeId.slice(3)}`;
 
 export const HELD_OUT_WARNING = "This task is held out (split held_out): train only on the train split; once held-out tasks shape a policy their scores stop meaning anything.";
 
-export interface EpisodeSurfaces {
-  id: string;
-  slug: string;
-  split: string;
-  /** The first message of the conversation (the person's, the task's prompt), as a user message. */
-  messages: Array<{ role: "user"; content: string }>;
-  world: { id: string; key: string; mcp_url: string; tools_url: string; person_url: string | null };
-  warnings: string[];
-}
-
-export interface EpisodeGrade {
-  id: string;
-  slug: string;
-  reward: number;
-  passed: boolean;
-  criteria: Array<{ id: string; claim: string; met: boolean | null; reason: string; by: string }>;
-  /** The conversation: the person as user, the policy as assistant. */
-  transcript: Array<{ role: "user" | "assistant"; content: string }>;
-  tool_calls: Array<{ tool: string; arguments: Record<string, unknown>; result?: unknown }>;
-  /** The policy's error (reward 0), or the grader's (reward 0, the grader record says why). */
-  error: string | null;
-  grader: unknown;
-  warnings: string[];
-}
+export type { EpisodeSurfaces, EpisodeGrade } from "./shapes";
