@@ -1,4 +1,4 @@
-// `worlds tools init|doctor|generate|run`: crash tests on a team's own tool definitions (docs/tools.md).
+// `worlds tools init|doctor|generate|run|card`: crash tests on a team's own tool definitions (docs/tools.md).
 import { z } from "zod";
 import { buildResults } from "../../core/results/index";
 import { renderText } from "../../core/report/index";
@@ -15,7 +15,8 @@ import { McpListError } from "../tools/mcp-list";
 import { runHostedTools } from "../tools/hosted";
 import { buildToolsInput, runToolsTasks, type EpisodeTrace } from "../tools/run";
 import { planLines } from "../tools/plan";
-import { runFolderOf, writeRunFolder } from "../tools/folder";
+import { RunFolderError, runFolderOf, writeRunFolder } from "../tools/folder";
+import { toolsCard } from "../tools/card";
 import { dollarsText } from "../../core/tools/plan";
 import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "../tools/summary";
 import { reportFlagError } from "./errors";
@@ -63,6 +64,13 @@ const CONFIG_DEF: FlagDefs = { config: { kind: "value", placeholder: "PATH", hel
 const DOCTOR_SCHEMA = z.strictObject({ config: flag.text().optional(), offline: flag.switch() });
 const GENERATE_SCHEMA = z.strictObject({ config: flag.text().optional() });
 
+const CARD_DEFS: FlagDefs = {
+  ...CONFIG_DEF,
+  run: { kind: "value", placeholder: "FOLDER", help: "the run folder (default: the newest run on the settings' tool file)" },
+  compare: { kind: "value", placeholder: "FOLDER", help: "another run's folder: both cards side by side when the tool file, the settings and the seed match" },
+};
+const CARD_SCHEMA = z.strictObject({ config: flag.text().optional(), run: flag.text().optional(), compare: flag.text().optional() });
+
 const RUN_DEFS: FlagDefs = {
   ...CONFIG_DEF,
   runs: { kind: "value", short: "k", placeholder: "K", help: "repetitions of every task (default: 3)" },
@@ -102,6 +110,7 @@ const USAGE: Record<string, string> = {
   init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--preset RECIPE [--dial D]...] [--generator-version own-1] [--force] [--config PATH]",
   doctor: "worlds tools doctor [--config PATH] [--offline]",
   generate: "worlds tools generate [--config PATH]",
+  card: "worlds tools card [--config PATH] [--run FOLDER] [--compare FOLDER]",
   run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --agent-url URL (hosted; needs --url or --server auto, and WORLDS_AGENT_SECRET) | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
 };
 
@@ -110,17 +119,22 @@ export const tools: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (!sub || sub === "--help" || sub === "-h" || !(sub in USAGE)) {
-      out(`usage: worlds tools <init|doctor|generate|run> [options]\n\n${Object.values(USAGE).map((u) => `  ${u}`).join("\n")}\n\nSee docs/tools.md.\n`);
+      out(`usage: worlds tools <init|doctor|generate|run|card> [options]\n\n${Object.values(USAGE).map((u) => `  ${u}`).join("\n")}\n\nSee docs/tools.md.\n`);
       return sub && !(sub in USAGE) && sub !== "--help" && sub !== "-h" ? 2 : 0;
     }
     try {
       if (sub === "init") return await init(rest);
       if (sub === "doctor") return await doctor(rest);
       if (sub === "generate") return await generate(rest);
+      if (sub === "card") {
+        const a = parseArgs("tools card", rest, CARD_DEFS, CARD_SCHEMA);
+        if (a.help) return out(helpText(USAGE.card, "Writes the run's card (markdown and HTML) into its folder: each dial against its first level, what it does not claim, and the episodes where the agent broke most.", CARD_DEFS)), 0;
+        return toolsCard({ config: a.flags.config ?? DEFAULT_CONFIG, run: a.flags.run, compare: a.flags.compare }, out);
+      }
       return await run(rest);
     } catch (e) {
       if (e instanceof FlagError) return reportFlagError(e);
-      if (e instanceof ToolsConfigError || e instanceof McpListError || e instanceof CannotGenerate || e instanceof RecipeRefused || e instanceof OutputPathError) return fail(sub, e.message);
+      if (e instanceof ToolsConfigError || e instanceof McpListError || e instanceof CannotGenerate || e instanceof RecipeRefused || e instanceof RunFolderError || e instanceof OutputPathError) return fail(sub, e.message);
       throw e;
     }
   },

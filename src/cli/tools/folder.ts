@@ -3,31 +3,13 @@
 // every kept episode's calls as the world traced them and the agent's last reply; results.json the shared
 // results. The digest is in the name: a changed tool file changes every task, so its next run gets a new folder.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import type { ToolsTask } from "../../core/tools/tasks/generate";
 import type { LoadedTools } from "./load";
-import type { EpisodeTrace } from "./run";
+import { parseEpisodes, parseRunRecord, RunFolderError, type EpisodeTrace, type ToolsRunRecord } from "../../core/tools/card/record";
 
-export interface ToolsRunRecord {
-  version: 1;
-  /** The tool file, relative to the settings file. */
-  file: string;
-  sha256: string;
-  format: string;
-  set: { name: string; tools: number };
-  /** The settings' digest, and the settings that decide what the tasks are. */
-  settings_sha256: string;
-  settings: Record<string, unknown>;
-  seed: number;
-  agent: string;
-  runs: number;
-  episodes: { kept: number; total: number };
-  dollars: number | null;
-  budget_dollars: number | null;
-  /** Every task of the run: its id, arm, dial and request. */
-  tasks: Array<{ id: string; arm: string; dial: ToolsTask["dial"] | null; request: string; intents: boolean }>;
-}
+export { RunFolderError, type ToolsRunRecord };
 
 const slug = (s: string) => s.replace(/[^A-Za-z0-9.]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 48) || "agent";
 
@@ -69,32 +51,43 @@ export async function writeRunFolder(path: string, o: { t: LoadedTools; tasks: T
   return record;
 }
 
-export class RunFolderError extends Error {}
-
+/** The folder's record and its episodes, each checked; a folder that is missing or unreadable is named in the error. */
 export function readRunFolder(path: string): { record: ToolsRunRecord; episodes: EpisodeTrace[] } {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new RunFolderError(`${path}: no such folder (a tools run's folder is worlds/runs/<recipe>-<agent>-<digest>/; 'worlds tools run' writes one)`);
+  }
+  if (!st.isDirectory()) throw new RunFolderError(`${path}: not a folder (name the run's folder, not a file in it)`);
   const file = join(path, "run.json");
   if (!existsSync(file)) throw new RunFolderError(`${path}: no tools run here (no run.json; 'worlds tools run' writes one)`);
-  let record: ToolsRunRecord;
-  try {
-    record = JSON.parse(readFileSync(file, "utf8")) as ToolsRunRecord;
-  } catch (e) {
-    throw new RunFolderError(`${file}: not JSON (${(e as Error).message})`);
-  }
-  if (record.version !== 1 || typeof record.sha256 !== "string" || !Array.isArray(record.tasks)) throw new RunFolderError(`${file}: not a tools run record`);
-  const lines = existsSync(join(path, "episodes.jsonl")) ? readFileSync(join(path, "episodes.jsonl"), "utf8").split("\n").filter(Boolean) : [];
-  return { record, episodes: lines.map((l) => JSON.parse(l) as EpisodeTrace) };
+  const record = parseRunRecord(readText(file), file);
+  const list = join(path, "episodes.jsonl");
+  if (!existsSync(list)) throw new RunFolderError(`${list}: missing (every run writes it beside run.json)`);
+  return { record, episodes: parseEpisodes(readText(list), list, record) };
 }
 
-/** The newest run folder (by when its record was written) on the tool file at `file`, relative to the settings. */
-export function newestRunOn(configPath: string, file: string): { path: string; record: ToolsRunRecord } | null {
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    throw new RunFolderError(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+/** The newest run folder (by when its record was written) on the tool file at `file`, relative to the settings; folders whose run.json does not read, and `except`, are passed over. */
+export function newestRunOn(configPath: string, file: string, except?: string): { path: string; record: ToolsRunRecord } | null {
   const root = join(dirname(configPath), "runs");
   if (!existsSync(root)) return null;
   let best: { path: string; record: ToolsRunRecord; at: number } | null = null;
-  for (const name of readdirSync(root)) {
+  for (const name of readdirSync(root).sort()) {
     const path = join(root, name);
+    if (except !== undefined && resolve(path) === resolve(except)) continue;
+    const json = join(path, "run.json");
     try {
-      const { record } = readRunFolder(path);
-      const at = statSync(join(path, "run.json")).mtimeMs;
+      const record = parseRunRecord(readText(json), json);
+      const at = statSync(json).mtimeMs;
       if (record.file === file && (!best || at > best.at)) best = { path, record, at };
     } catch {
       continue;

@@ -7,6 +7,7 @@ import { gradeToolsEpisode, type ToolsGrade } from "../../core/tools/grade";
 import { toolsAgentTask, toolsGradedRecord, toolsRubric, toolsSeed, tracedCalls } from "../../core/tools/run/episode";
 import type { ToolsTask } from "../../core/tools/tasks/generate";
 import type { TracedCall } from "../../core/tools/grade";
+import type { EpisodeTrace } from "../../core/tools/card/record";
 import type { ConnectedServer } from "../server/connect";
 import type { LoadedTools } from "./load";
 import { inProcessOf, type InProcessAgent } from "../episode/in-process";
@@ -30,13 +31,7 @@ export interface ToolsRunOptions {
   onTrace?: (detail: EpisodeTrace) => void;
 }
 
-export interface EpisodeTrace {
-  run: number;
-  task: string;
-  verdict: string;
-  calls: TracedCall[];
-  reply: string;
-}
+export type { EpisodeTrace };
 
 export const toolsSeedOf = (t: LoadedTools, task: ToolsTask) => toolsSeed(t.config.clock, task);
 
