@@ -17,7 +17,7 @@ export async function startServer() {
   process.on("exit", stop);
   let out = "";
   const ready = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worlds serve did not start in 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`worlds serve did not start in 180 s:\n${out}`)), 180_000);
     child.stdout.on("data", (d) => {
       out += d;
       const url = /WORLDS_URL=(\S+)/.exec(out)?.[1];
