@@ -88,9 +88,14 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     // Module names are paths relative to this root; Miniflare's default (the working directory) breaks when the
     // command runs in a project outside the package, as `worlds init` users do.
     modulesRoot: dirname(scriptPath),
+    // Users reach the Worker on a socket of its own, not through Miniflare's entry worker: that proxy (a second
+    // isolate, the body piped across) cost more CPU than the twin's whole read (bench/tools-call.mjs). The
+    // entry's port stays for Miniflare's own dispatchFetch.
     host: "127.0.0.1",
-    port: opts.port ?? 0,
+    port: 0,
+    unsafeDirectSockets: [{ host: "127.0.0.1", port: opts.port ?? 0 }],
     cf: false,
+    ...(process.env.WORLDS_PROFILE_INSPECTOR ? { inspectorPort: Number(process.env.WORLDS_PROFILE_INSPECTOR) } : {}),
     log: new Log(LogLevel.WARN),
     handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
       pipeLines(stdout, sink);
@@ -104,9 +109,9 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
   let stopped: Promise<void> | null = null;
   const stop = () => (stopped ??= mf.dispose().catch(() => undefined).then(() => scratch?.remove()));
   try {
-    const ready = await mf.ready;
+    await mf.ready;
     phase("runtime started");
-    const url = ready.origin;
+    const url = (await mf.unsafeGetDirectURL()).origin;
     // The Worker applies the migrations it was handed on its first health check (src/db/ready.ts): started means ready.
     await health(url);
     phase("database migrated");
