@@ -316,8 +316,9 @@ export class World extends DurableObject {
     }
     const status = outcome.ok ? 200 : TOOL_ERROR_STATUS[outcome.error.code];
     const argumentsText = call.unreadable ? call.unreadable.text.slice(0, UNREADABLE_TRACE_CHARS) : JSON.stringify(call.arguments);
-    // The JSON surface's body in OpenAI's idiom: the result, or {"error": {code, message}}.
-    const text = JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
+    // The JSON surface's body: the result, or the failure in the kind's idiom (OpenAI's {"error": {code, message}}
+    // unless the kind has its own: a tools world answers in its set's format).
+    const text = JSON.stringify(outcome.ok ? outcome.result : (catalogue?.failureBody?.(this.store, call.name, outcome.error) ?? { error: outcome.error }));
     const row: TraceRow = [call.requestId, TOOLS_TRACE_SERVICE, TOOLS_TRACE_METHOD, call.name, `via=${call.via}`, argumentsText, status, text, 0, null, null];
     // Like a GET: a call that changed nothing is buffered; anything else is traced at once, in order.
     this.recordTrace(row, this.store.generation === generation && scenario === null);

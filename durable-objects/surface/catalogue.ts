@@ -27,4 +27,9 @@ export interface ToolCatalogue {
    * (service "tools") and chooses the catalogue by the world's kind (surface/kinds.ts).
    */
   call(ctx: ToolCallContext, name: string, args: Record<string, unknown>): ToolOutcome;
+  /**
+   * A failure's body on the plain JSON surface when the kind has an idiom of its own (a tools world answers in
+   * its set's format); without it the surface writes {"error": {code, message}}. The status is the code's.
+   */
+  failureBody?(store: Store, name: string, error: Extract<ToolOutcome, { ok: false }>["error"]): Record<string, unknown>;
 }

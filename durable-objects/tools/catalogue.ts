@@ -3,6 +3,7 @@
 // side effect (both in the change log, so the diff shows them); the per-episode counters live in meta.
 import { toolsWorldBlock, type ToolsWorldBlock } from "../../src/core/tools/world-block";
 import { answerCall, type EpisodeState } from "../../src/core/tools/simulate/answer";
+import { failureBody } from "../../src/core/tools/simulate/failure";
 import type { ToolCatalogue, ToolCallContext, ToolDefinition, ToolOutcome } from "../surface/catalogue";
 import { BoundedLru } from "../../src/core/util/lru";
 import type { Store } from "../store/store";
@@ -71,6 +72,11 @@ const definitionOf = (t: ToolsWorldBlock["definitions"][number]): ToolDefinition
 export const toolsCatalogue: ToolCatalogue = {
   list(store) {
     return blockOf(store)?.definitions.map(definitionOf) ?? [];
+  },
+
+  failureBody(store, name, error) {
+    const block = blockOf(store);
+    return block ? failureBody(block, name, error, store.now()) : { error };
   },
 
   call(ctx: ToolCallContext, name: string, args: Record<string, unknown>): ToolOutcome {

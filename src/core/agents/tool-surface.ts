@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { jsonOrUndefined } from "../util/json-or-undefined";
 import type { ToolSpec } from "../models/index";
+import { TOOL_ERROR_STATUS, type ToolErrorCode } from "../tools/definition";
 
 const listAnswer = z.object({
   tools: z.array(
@@ -57,11 +58,14 @@ export function jsonToolSurface(toolsUrl: string, key: string, fetcher: typeof f
       if (res.ok && json !== undefined) return { ok: true, status: res.status, text: cut(JSON.stringify(json), TOOL_TEXT_LIMIT) };
       const err = errorAnswer.safeParse(json);
       if (err.success) return { ok: false, status: res.status, code: err.data.error.code, text: cut(`${err.data.error.code}: ${err.data.error.message}`, TOOL_TEXT_LIMIT) };
+      // A tools world on an OpenAPI or MCP set fails in that format's idiom: the model reads the body as sent.
+      if (json !== undefined && json !== null && typeof json === "object") return { ok: false, status: res.status, code: codeOfStatus(res.status), text: cut(JSON.stringify(json), TOOL_TEXT_LIMIT) };
       return { ok: false, status: res.status, code: "unavailable", text: `unavailable: the tool answered HTTP ${res.status} with no result` };
     },
   };
 }
 
+const codeOfStatus = (status: number): ToolErrorCode | "unavailable" => (Object.keys(TOOL_ERROR_STATUS) as ToolErrorCode[]).find((c) => TOOL_ERROR_STATUS[c] === status) ?? "unavailable";
 
 function cut(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}… (cut at ${n} characters)` : s;

@@ -16,6 +16,8 @@ export interface ToolDefinition {
   inputSchema: JsonObjectSchema;
   outputSchema?: JsonObjectSchema;
   effect: ToolEffect;
+  /** (OpenAPI) the error body the document declares for a failure's status ("404", "409", "422", "503"). */
+  errorSchemas?: Partial<Record<string, JsonObjectSchema>>;
   /** What more is known of a write (MCP's destructiveHint and idempotentHint); absent means not known. */
   hints?: { destructive?: boolean; idempotent?: boolean };
 }

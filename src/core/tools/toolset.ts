@@ -119,6 +119,7 @@ export async function importToolSet(text: string, opts: ImportOptions): Promise<
       description: t.description,
       inputSchema,
       ...(isObject(t.outputSchema) ? { outputSchema: t.outputSchema as JsonObjectSchema } : {}),
+      ...errorSchemasOf(t),
       effect,
       checkable: checkableParams(inputSchema),
       target: effect !== "read" && !freeText,
@@ -142,4 +143,11 @@ export function countsLine(set: ToolSet): string {
 
 export function fileLine(set: ToolSet): string {
   return `file: ${FORMAT_LABEL[set.format]}, sha256 ${set.sha256}`;
+}
+
+/** Declared error bodies the simulator can draw exactly; any other falls back to the format's conventional body. */
+function errorSchemasOf(t: RawTool): { errorSchemas?: Record<string, JsonObjectSchema> } {
+  const out: Record<string, JsonObjectSchema> = Object.create(null);
+  for (const [status, s] of Object.entries(t.errorSchemas ?? {})) if (schemaRefusal(s, "output") === null) out[status] = s as JsonObjectSchema;
+  return Object.keys(out).length ? { errorSchemas: out } : {};
 }

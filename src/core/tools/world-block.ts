@@ -14,6 +14,8 @@ export const toolDefinition = z.strictObject({
   description: z.string(),
   inputSchema: z.looseObject({ type: z.literal("object") }),
   outputSchema: z.looseObject({ type: z.literal("object") }).optional(),
+  /** (OpenAPI) the error bodies the document declares, by status: failures are answered in that shape. */
+  errorSchemas: z.partialRecord(z.enum(["404", "409", "422", "503"]), z.looseObject({ type: z.literal("object") })).optional(),
   effect: z.enum(["read", "write", "unknown"]),
 });
 

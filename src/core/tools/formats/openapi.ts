@@ -1,7 +1,9 @@
 // OpenAPI 3.0 and 3.1 documents: one tool per operation. Path and query parameters and the JSON body's fields
 // become one argument object; local $refs are resolved (a cycle is left as a $ref, which the rules refuse as a
-// recursive reference); the first 2xx JSON response is the output schema. GET and HEAD read, the rest write.
-import type { ToolEffect } from "../definition";
+// recursive reference); the first 2xx JSON response is the output schema, and the JSON responses declared for
+// the failures' statuses (exactly, else their class such as 5XX, else default) shape its error bodies. GET and
+// HEAD read, the rest write.
+import { TOOL_ERROR_STATUS, type ToolEffect } from "../definition";
 import { isObject, ToolFileError, type RawTool } from "./raw";
 
 const METHODS = ["get", "head", "post", "put", "patch", "delete"] as const;
@@ -80,6 +82,22 @@ function jsonSchemaOf(content: unknown): { schema: unknown } | { binary: string 
   if (json && isObject(content[json])) return { schema: (content[json] as Record<string, unknown>).schema };
   const other = types.find((t) => /^(multipart\/|application\/octet-stream|image\/|audio\/|video\/|text\/event-stream)/i.test(t));
   return other ? { binary: other } : null;
+}
+
+/** For each failure status, the object schema of the JSON response the operation declares for it, if any. */
+function errorsOf(op: Record<string, unknown>): { errorSchemas?: Record<string, unknown> } {
+  const responses = isObject(op.responses) ? op.responses : {};
+  const find = (code: string) => Object.keys(responses).find((c) => c.toUpperCase() === code);
+  const out: Record<string, unknown> = Object.create(null);
+  for (const status of Object.values(TOOL_ERROR_STATUS).map(String)) {
+    const key = find(status) ?? find(`${status[0]}XX`) ?? find("DEFAULT");
+    const res = key === undefined ? undefined : responses[key];
+    const found = isObject(res) ? jsonSchemaOf(res.content) : null;
+    if (!found || !("schema" in found)) continue;
+    const s = normalise(found.schema, "writeOnly");
+    if (isObject(s) && s.type === "object") out[status] = s;
+  }
+  return Object.keys(out).length ? { errorSchemas: out } : {};
 }
 
 /** `op` is already resolved (the whole path item is, once: resolving twice would unroll a cycle one more level). */
@@ -161,6 +179,7 @@ function operation(path: string, method: (typeof METHODS)[number], item: Record<
     description,
     inputSchema: { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false },
     outputSchema: outputOf(op),
+    ...errorsOf(op),
     effect,
     ...(refusal ? { refusal } : {}),
   };

@@ -16,6 +16,8 @@ export interface RawTool {
   /** The argument schema as found (undefined = the format's "no parameters"). */
   inputSchema: unknown;
   outputSchema?: unknown;
+  /** (OpenAPI) the error bodies the document declares, by the status each failure code answers with. */
+  errorSchemas?: Partial<Record<string, unknown>>;
   /** What the file itself says about the effect. */
   effect: ToolEffect;
   /** A reason the reader already knows the tool cannot be used (an OpenAPI name clash, a file body...). */
