@@ -15,7 +15,7 @@ import { McpListError } from "../tools/mcp-list";
 import { runHostedTools } from "../tools/hosted";
 import { buildToolsInput, runToolsTasks, type EpisodeTrace } from "../tools/run";
 import { planLines } from "../tools/plan";
-import { RunFolderError, runFolderOf, writeRunFolder } from "../tools/folder";
+import { folderNote, RunFolderError, runFolderOf, shownFileOf, staleRunOn, writeRunFolder } from "../tools/folder";
 import { toolsCard } from "../tools/card";
 import { dollarsText } from "../../core/tools/plan";
 import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "../tools/summary";
@@ -160,6 +160,12 @@ async function doctor(argv: string[]): Promise<number> {
   if (t.set.setRefusal) out(`  set         refused: ${t.set.setRefusal}\n`);
   const intents = t.set.tools.every((x) => t.config.intents[x.name] || (x.title && t.config.intents[x.title]));
   if (!intents) out("  note        not every tool has an intent line, so requests use descriptions and choosing a tool is partly a word match\n");
+  const stale = staleRunOn(t);
+  if (stale)
+    out(
+      `  warn        the newest run on ${shownFileOf(t)} (${stale.path}) was made on sha256 ${stale.record.sha256.slice(0, 8)}, and the file now has ${t.set.sha256.slice(0, 8)}: ` +
+        "its tasks changed (every id with them), so that run's figures are not about this file; run 'worlds tools run' again to measure it (a new folder)\n",
+    );
   return t.set.setRefusal ? 2 : 0;
 }
 
@@ -235,6 +241,8 @@ async function run(argv: string[]): Promise<number> {
     const results = buildResults(await buildToolsInput({ tools: t, tasks, runs, argv: agentArgv, agentFlags: modelAgent?.replayFlags, serverFlags: server.flags, episodes, interrupted: interrupt.received() ?? null }));
     const written = writeOutputs(results, { "json-file": f["json-file"], report: f.report, junit: f.junit });
     const folder = runFolderOf(t, modelAgent ? modelAgent.label[1] : "agent");
+    const note = folderNote(folder, t);
+    if (note.startsWith("a new run:")) process.stderr.write(`${note}\n`);
     await writeRunFolder(folder, { t, tasks, runs, agent: modelAgent ? modelAgent.label[1] : agentArgv.join(" "), traces, total, dollars, budget: modelAgent?.budgetDollars ?? null, results });
     written.push(`${folder}/ (the run: ${episodes.length} of ${total} episodes kept${dollars !== null ? `, ${dollarsText(dollars)}` : ""}; 'worlds tools card --run ${folder}' reads it)`);
     if (f.json) out(JSON.stringify(results, null, 2) + "\n");

@@ -6,6 +6,7 @@ import { compileTasksFile, formatProblem, type CompiledTasks, type IdentityMapIn
 import { ServerError, type AdminClient } from "../client";
 import { packageRoot } from "../paths";
 import { scenarioProblem } from "./scenario";
+import { ownToolsRefusal } from "../tools/refusal";
 
 export type LoadOutcome =
   | { ok: true; compiled: CompiledTasks }
@@ -25,6 +26,8 @@ export async function loadTasks(file: string, client: AdminClient, opts: { fileS
     const code = (e as NodeJS.ErrnoException).code;
     return fail(2, `cannot read the tasks file ${file} (${code === "ENOENT" ? "no such file" : code})`, "pass the path of your tasks file with --tasks (for example worlds/tasks.yaml)");
   }
+  const refusal = ownToolsRefusal(resolve(file), file, "worlds passk");
+  if (refusal) return fail(2, refusal.replace(/^error: /, ""), `run them with worlds tools run${refusal.includes("--config") ? ` --config ${file}` : ""} -- <your agent command>`);
   const base = dirname(resolve(file));
   let unknownSeed: string | null = null;
   const result = await compileTasksFile({

@@ -23,13 +23,30 @@ export function runFolderOf(t: LoadedTools, agent: string): string {
   return join(dirname(t.configPath), "runs", `${slug(t.config.measure?.preset ?? "forms")}-${slug(agent)}-${t.set.sha256.slice(0, 8)}`);
 }
 
-export const folderNote = (path: string) => (existsSync(join(path, "run.json")) ? "the run there is replaced" : "a new run");
+/** The tool file as a run record names it: relative to the settings file. */
+export const recordFileOf = (t: LoadedTools) => relative(dirname(t.configPath), t.filePath) || t.filePath;
+
+/** The tool file as the user would type it from here (for messages). */
+export const shownFileOf = (t: LoadedTools) => relative(process.cwd(), t.filePath) || t.filePath;
+
+/** The newest run on this tool file when it was made on other bytes than the file holds now (its tasks differ). */
+export function staleRunOn(t: LoadedTools): { path: string; record: ToolsRunRecord } | null {
+  const newest = newestRunOn(t.configPath, recordFileOf(t));
+  return newest && newest.record.sha256 !== t.set.sha256 ? newest : null;
+}
+
+/** What the next run does with its folder, and why a new one when the tool file changed since the last run. */
+export function folderNote(path: string, t: LoadedTools): string {
+  if (existsSync(join(path, "run.json"))) return "the run there is replaced";
+  const stale = staleRunOn(t);
+  return stale ? `a new run: ${shownFileOf(t)} changed since the run in ${stale.path} (sha256 ${stale.record.sha256.slice(0, 8)}, now ${t.set.sha256.slice(0, 8)}), so every task's id changed` : "a new run";
+}
 
 export async function writeRunFolder(path: string, o: { t: LoadedTools; tasks: ToolsTask[]; runs: number; agent: string; traces: EpisodeTrace[]; total: number; dollars: number | null; budget: number | null; results: unknown }): Promise<ToolsRunRecord> {
   const settings = taskSettings(o.t);
   const record: ToolsRunRecord = {
     version: 1,
-    file: relative(dirname(o.t.configPath), o.t.filePath) || o.t.filePath,
+    file: recordFileOf(o.t),
     sha256: o.t.set.sha256,
     format: o.t.set.format,
     set: { name: o.t.set.name, tools: o.t.set.tools.length },

@@ -50,6 +50,6 @@ export function planLines(t: LoadedTools, tasks: ToolsTask[], runs: number, f: P
     `  calls       ${p.calls.shortest} if every task is solved the shortest way · about ${p.calls.expected} expected · at most ${p.calls.atMost} (${p.calls.perEpisode} per episode)`,
     `  cost        ${cost}`,
     ...(model && p.dollars !== null ? [`  estimate    each task's shortest conversation replayed against the simulator, every turn's system prompt, tool block and messages counted with ${TOKENIZER}, at the table's price; the cap is what holds`] : []),
-    `  folder      ${folder} (${folderNote(folder)})`,
+    `  folder      ${folder} (${folderNote(folder, t)})`,
   ];
 }
