@@ -10,7 +10,9 @@ import { formatProblem } from "../../core/tasks/problems";
 import { parseSeed } from "../../core/seed/parse";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import { FAMILY_FILE, INSTRUCTION_FILE, SEED_FILE, TIER_FILE, familyDocument, tierDocument, type FamilyDocument, type TierDocument } from "../../core/families/schema";
-import { generateSeed, UnknownGenerator } from "../../core/families/generate/index";
+import { GENERATOR_WORLD, generateSeed, LedgerError, UnknownGenerator } from "../../core/families/generate/index";
+import { toolsTierBlock, toolsTierFacts, toolsTierProblems, toolsTierSeed, toolsTierTask, type ToolFileSet } from "../../core/families/tools-tier";
+import { importToolSet, ToolFileError } from "../../core/tools/toolset";
 import { goldTools, type FamilyProblem, type TierFacts } from "../../core/families/rules";
 import { parseCheck } from "../../core/families/verify/grammar";
 import { packageRoot } from "../paths";
@@ -95,23 +97,41 @@ export async function loadFamily(dir: string): Promise<LoadedFamily> {
   problems.push(...fam.problems);
   const doc = fam.value;
   const root = doc?.root ?? basename(dir);
+  const toolFile = doc?.world === "tools" ? await readToolFile(dir, doc, problems) : null;
   const tiers: LoadedTier[] = [];
   for (const entry of readdirSync(dir).sort(byTier)) {
     const path = join(dir, entry);
     const isDir = statSync(path).isDirectory();
     if (!isDir) {
-      if (entry !== FAMILY_FILE && entry !== "README.md") problems.push({ tier: null, rule: "layout", message: `${path}: a family folder holds ${FAMILY_FILE}, README.md and its tier folders only` });
+      if (entry !== FAMILY_FILE && entry !== "README.md" && entry !== doc?.tools?.file) problems.push({ tier: null, rule: "layout", message: `${path}: a family folder holds ${FAMILY_FILE}, README.md${doc?.world === "tools" ? ", its tool file" : ""} and its tier folders only` });
       continue;
     }
     if (!new RegExp(`^${root}_t\\d+$`).test(entry)) {
       problems.push({ tier: null, rule: "layout", message: `${path}: a folder in a family must be a tier named ${root}_t<N>` });
       continue;
     }
-    const tier = await loadTier(path, entry, doc);
+    const tier = await loadTier(path, entry, doc, toolFile);
     problems.push(...tier.problems);
     if (tier.tier) tiers.push(tier.tier);
   }
   return { dir, doc, tiers, problems };
+}
+
+/** A tools family's tool file, imported once for every tier; null (with the problem) when it cannot be. */
+async function readToolFile(dir: string, doc: FamilyDocument, problems: FamilyProblem[]): Promise<ToolFileSet | null> {
+  const add = (message: string) => (problems.push({ tier: null, rule: "schema", message }), null);
+  if (!doc.tools) return add(`${join(dir, FAMILY_FILE)}: a tools family names its tool file (tools: {file: tools.json}), the tools its tiers offer`);
+  const path = join(dir, doc.tools.file);
+  if (!existsSync(path)) return add(`${path} is missing (family.yaml's tools.file names it)`);
+  if (statSync(path).size > MAX_FILE) return add(`${path} is larger than ${MAX_FILE} bytes`);
+  try {
+    const set = await importToolSet(readFileSync(path, "utf8"), { format: doc.tools.format, name: doc.tools.file, read: doc.tools.read, write: doc.tools.write });
+    if (set.setRefusal) return add(`${path}: ${set.setRefusal}`);
+    return { name: set.name, format: set.format, sha256: set.sha256, tools: set.tools };
+  } catch (e) {
+    if (e instanceof ToolFileError) return add(`${path}: ${e.message}`);
+    throw e;
+  }
 }
 
 function byTier(a: string, b: string): number {
@@ -119,7 +139,7 @@ function byTier(a: string, b: string): number {
   return n(a) - n(b) || a.localeCompare(b);
 }
 
-async function loadTier(dir: string, folder: string, family: FamilyDocument | null): Promise<{ tier: LoadedTier | null; problems: FamilyProblem[] }> {
+async function loadTier(dir: string, folder: string, family: FamilyDocument | null, toolFile: ToolFileSet | null): Promise<{ tier: LoadedTier | null; problems: FamilyProblem[] }> {
   const problems: FamilyProblem[] = [];
   const add = (rule: FamilyProblem["rule"], message: string) => problems.push({ tier: folder, rule, message });
   const read = readYaml(join(dir, TIER_FILE), tierDocument, folder);
@@ -147,36 +167,73 @@ async function loadTier(dir: string, folder: string, family: FamilyDocument | nu
     else add("verify_grammar", `verify[${i}] '${line}': ${c.message} (column ${c.column})`);
   }
 
-  const seed = await tierSeed(dir, folder, doc, add);
-  let worldSeed: Obj | null = null;
+  const seed = await tierSeed(dir, folder, doc, family, add);
+  const tools = family?.world === "tools" ? toolsTier(seed, doc, folder, instruction, toolFile, add) : accountTier(seed, doc, folder, instruction);
+  const { worldSeed, entityTypes, entities, taskJson } = tools;
   let seedHash: string | null = null;
-  const data = (seed?.data ?? {}) as Record<string, unknown[] | undefined>;
-  if (seed) {
-    worldSeed = family?.world === "tools" ? seed : withTicket(seed, doc, instruction);
+  let checked = worldSeed;
+  if (worldSeed) {
     const parsed = parseSeed(worldSeed);
     if (!parsed.ok) {
       add("schema", `the tier's seed has ${parsed.issues.length} problem(s): ${parsed.issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join("; ")}`);
-      worldSeed = null;
+      checked = null;
     } else seedHash = await sha256Hex(canonicalJson(parsed.seed));
   }
-  const entityTypes = Object.entries(data).filter(([, v]) => Array.isArray(v) && v.length > 0).map(([k]) => k);
-  const seedTools = family?.world === "tools" ? (((seed?.tools as Obj | undefined)?.definitions as Obj[] | undefined) ?? []).map((d) => String(d.name)) : [];
-  if (family?.world === "tools" && seedTools.length) entityTypes.push("tools");
-  const tools = [...new Set([...doc.tools, ...goldTools(doc.gold), ...seedTools])].sort();
-  const entities = Object.values(data).reduce((s, v) => s + (Array.isArray(v) ? v.length : 0), 0);
-  const taskJson = family?.world === "tools" ? JSON.stringify({ id: folder, request: instruction.trim() }) : JSON.stringify(ticketTask(doc, instruction, folder));
-  return { tier: { folder, dir, doc, instruction, entityTypes, tools, entities, checks, source: read.source, worldSeed, seedHash, taskJson }, problems };
+  const allTools = [...new Set([...doc.tools, ...goldTools(doc.gold), ...tools.offered])].sort();
+  return { tier: { folder, dir, doc, instruction, entityTypes, tools: allTools, entities, checks, source: read.source, worldSeed: checked, seedHash, taskJson }, problems };
 }
+
+interface TierWorld {
+  worldSeed: Obj | null;
+  entityTypes: string[];
+  entities: number;
+  taskJson: string;
+  /** The tools the tier's world offers (tools worlds). */
+  offered: string[];
+}
+
+function accountTier(seed: Obj | null, doc: TierDocument, folder: string, instruction: string): TierWorld {
+  const data = (seed?.data ?? {}) as Record<string, unknown[] | undefined>;
+  return {
+    worldSeed: seed ? withTicket(seed, doc, instruction) : null,
+    entityTypes: Object.entries(data).filter(([, v]) => Array.isArray(v) && v.length > 0).map(([k]) => k),
+    entities: Object.values(data).reduce((s, v) => s + (Array.isArray(v) ? v.length : 0), 0),
+    taskJson: JSON.stringify(ticketTask(doc, instruction, folder)),
+    offered: [],
+  };
+}
+
+function toolsTier(seed: Obj | null, doc: TierDocument, folder: string, instruction: string, toolFile: ToolFileSet | null, add: (rule: FamilyProblem["rule"], m: string) => void): TierWorld {
+  const none: TierWorld = { worldSeed: null, entityTypes: [], entities: 0, taskJson: JSON.stringify({ id: folder, request: instruction.trim(), tools: [] }), offered: [] };
+  if (!seed) return none;
+  const r = toolsTierBlock.safeParse(seed);
+  if (!r.success) return add("schema", `${join(folder, SEED_FILE)}: ${r.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ")}`), none;
+  const block = r.data;
+  const facts = toolsTierFacts(block);
+  const base = { ...none, ...facts, offered: block.tools };
+  if (!toolFile) return base;
+  const problems = toolsTierProblems(block, toolFile, goldTools(doc.gold));
+  for (const p of problems) add("schema", p);
+  if (problems.length) return base;
+  const worldSeed = toolsTierSeed(block, toolFile, folder);
+  return { ...base, worldSeed, taskJson: toolsTierTask(worldSeed, folder, instruction) };
+}
+
 
 function seedFileUsed(doc: TierDocument): boolean {
   const s = doc.seed;
   return typeof s === "object" && (("file" in s && s.file === SEED_FILE) || ("generator" in s && s.base === SEED_FILE));
 }
 
-async function tierSeed(dir: string, folder: string, doc: TierDocument, add: (rule: FamilyProblem["rule"], m: string) => void): Promise<Obj | null> {
+async function tierSeed(dir: string, folder: string, doc: TierDocument, family: FamilyDocument | null, add: (rule: FamilyProblem["rule"], m: string) => void): Promise<Obj | null> {
   const s = doc.seed;
-  if (typeof s === "string") return bundledSeed(s, add);
+  const tools = family?.world === "tools";
+  // A tools tier's seed is its block beside tier.yaml; a bundled seed is an account.
+  if (typeof s === "string") return tools ? (add("schema", `a tools tier's seed is {file: seed.json} (its block) or a tool-ledger generator over it, not the bundled seed '${s}'`), null) : bundledSeed(s, add);
   if ("file" in s) return seedFile(join(dir, SEED_FILE), add);
+  const kind = GENERATOR_WORLD[s.generator as keyof typeof GENERATOR_WORLD];
+  if (kind && kind !== (family?.world ?? kind)) return add("generator", `the generator ${s.generator} makes ${kind} worlds; this family's tiers run on ${family?.world} worlds`), null;
+  if (tools && s.base !== SEED_FILE) return add("generator", `a tools tier's generator grows the block in seed.json: base: seed.json (got '${s.base}')`), null;
   const base = s.base === SEED_FILE ? seedFile(join(dir, SEED_FILE), add) : bundledSeed(s.base, add);
   if (!base) return null;
   const name = folder.replace(/_/g, "-");
@@ -189,7 +246,7 @@ async function tierSeed(dir: string, folder: string, doc: TierDocument, add: (ru
     else if (a !== s.sha256) add("generator", `the generated seed's sha256 is ${a}, but the tier records ${s.sha256}: the generator or its input changed (record the new hash once the change is meant)`);
     return first;
   } catch (e) {
-    if (e instanceof UnknownGenerator) return add("generator", e.message), null;
+    if (e instanceof UnknownGenerator || e instanceof LedgerError) return add("generator", e.message), null;
     throw e;
   }
 }

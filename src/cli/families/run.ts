@@ -50,11 +50,11 @@ export async function runFamily(o: FamilyRunOptions): Promise<EpisodeRecordInput
       taskJson: job.tier.taskJson,
       grade: (view, agent) => verifyGrade(verifyEnd(job.tier, snaps.get(job.tier.folder)!, view.diff, agent.reply).results),
     }),
-    settle: (job, ep) => episodeRecordOf(job.run, [job.ticket], ep, (g, agent, note) => tierRecord(job.run, job.ticket, g, agent, note)),
+    settle: (job, ep) => episodeRecordOf(job.run, [job.ticket], ep, (g, agent, note) => tierRecord(job.run, job.ticket, g, agent, note, job.tier.worldSeed!.kind === "tools")),
   });
 }
 
-function tierRecord(run: number, ticket: number, ep: GradedEpisode<VerifyGrade>, agent: EpisodeRecordInput["agent"], note: string | null): EpisodeRecordInput {
+function tierRecord(run: number, ticket: number, ep: GradedEpisode<VerifyGrade>, agent: EpisodeRecordInput["agent"], note: string | null, tools: boolean): EpisodeRecordInput {
   const notes = [...ep.inspected.reasons];
   if (note) notes.push(note);
   const touched = ep.diff.entries.filter((e) => e.type !== "ticket_comments" && e.type !== "tickets").slice(0, 50);
@@ -63,7 +63,8 @@ function tierRecord(run: number, ticket: number, ep: GradedEpisode<VerifyGrade>,
     world: ep.world.id,
     tickets: [ticket],
     agent,
-    traffic: ep.traffic,
+    // The twin's traffic says whether an agent reached an account; a tools world's agent calls tools instead (as tools run records it).
+    traffic: tools ? null : ep.traffic,
     checks: [],
     grades: [{ ticket, verdict: ep.inspected.verdict, reply: ep.agent.reply, evidence: { diff: touched.map((e) => ({ type: e.type, id: e.id, op: e.op })), reply_sentences: [], notes } }],
   };

@@ -50,7 +50,7 @@ export async function worldProblems(tier: LoadedTier, server: ConnectedServer): 
     ended = true;
     if (gold.failure) out.push({ tier: tier.folder, rule: "gold_passes", message: `the gold chain does not run on a fresh world: ${gold.failure}` });
     else {
-      const v = verifyEnd(tier, snapshot, diff, gold.reply);
+      const v = verifyEnd(tier, snapshot, diff, gold.reply ?? tier.doc.gold_reply ?? null);
       for (const r of v.results.filter((x) => !x.held)) out.push({ tier: tier.folder, rule: "gold_passes", message: `after the gold chain, verify's ${r.check} fails: ${r.detail}` });
     }
   } finally {

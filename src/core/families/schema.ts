@@ -16,6 +16,16 @@ export const familyDocument = z.strictObject({
   description: text.max(500),
   /** What kind of world every tier runs on. */
   world: z.enum(["account", "tools"]),
+  /** Tools worlds: the tool file beside family.yaml whose tools the tiers offer, imported as `worlds tools init` does. */
+  tools: z
+    .strictObject({
+      file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, "must be a file name beside family.yaml"),
+      format: z.enum(["auto", "openai", "mcp", "openapi"]).default("auto"),
+      /** Effects the file does not state. */
+      read: z.array(z.string()).default([]),
+      write: z.array(z.string()).default([]),
+    })
+    .optional(),
 });
 export type FamilyDocument = z.infer<typeof familyDocument>;
 
@@ -80,6 +90,8 @@ export const tierDocument = z.strictObject({
   /** The world's tools the tier involves, beyond those its gold chain calls (distractors included). */
   tools: z.array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)).default([]),
   gold: z.array(goldStep).min(1).max(200),
+  /** What the gold solution answers the user when no call of it replies (a tools world's agent replies on stdout). */
+  gold_reply: text.max(2000).optional(),
   verify: z.array(z.string().min(1)).min(1).max(100),
 });
 export type TierDocument = z.infer<typeof tierDocument>;
