@@ -134,6 +134,49 @@ describe("passk --family and the reference agents", () => {
   }, 400_000);
 });
 
+describe("a tools-world family with the literal tools agent (packs/families/parcel_returns)", () => {
+  function toolsFamily(): string {
+    const parent = mkdtempSync(join(tmpdir(), "worlds-gate-tools-"));
+    dirs.push(parent);
+    const dir = join(parent, "parcel_returns");
+    cpSync(join(ROOT, "packs", "families", "parcel_returns"), dir, { recursive: true });
+    return dir;
+  }
+  const LITERAL = ["node", "examples/agents/tools-literal.mjs"];
+
+  it("gate: the careful literal agent solves tier 0 in all 20 episodes (so the gate fails it at 100%); the reckless one (every write twice) at 0%", async () => {
+    const dir = toolsFamily();
+    const careful = await runCli(["family", "gate", join(dir, "parcel_returns_t0"), "--server", "auto", "--", ...LITERAL], { timeoutMs: 600_000 });
+    expect(careful.code, careful.stdout + careful.stderr).toBe(1);
+    expect(careful.stdout).toMatch(/t0 █+ +100%  83\.9%-100%  \[>= 80%\]/);
+    expect(careful.stdout).toContain("tier 0 is at 100%: every episode passed, so the tier tells nothing apart");
+    expect(rates(dir, "parcel_returns_t0")).toEqual([expect.objectContaining({ solver: "command", model: LITERAL.join(" "), k: 20, value: 1 })]);
+    const reckless = await runCli(["family", "gate", join(dir, "parcel_returns_t0"), "--server", "auto", "--runs", "4", "--force", "--", ...LITERAL, "--twice"], { timeoutMs: 600_000 });
+    expect(reckless.code, reckless.stdout + reckless.stderr).toBe(1);
+    expect(reckless.stdout).toMatch(/tier 0 passed 0 of 4: 0% \(95% Wilson 0%-4\d(\.\d)?%\), outside its band >= 80%/);
+    expect(reckless.stdout).toContain("verify count(created.records)==0 failed: the count is 1");
+  }, 900_000);
+
+  it("passk --family: careful passes tier 0 and nothing above it, the curve across the five tiers", async () => {
+    const dir = toolsFamily();
+    const json = join(dir, "..", "tools.json");
+    const report = join(dir, "..", "tools.html");
+    const res = await runCli(["passk", "--family", dir, "--server", "auto", "--runs", "1", "--json-file", json, "--report", report, "--", ...LITERAL], { timeoutMs: 600_000 });
+    expect(res.code, res.stdout + res.stderr).toBe(1);
+    expect(res.stdout).toMatch(/t0 █+ +100%/);
+    expect(res.stdout).toMatch(/t4 [░·]+ +0%/);
+    expect(res.stdout).toContain("parcel_returns_t1: wrong_state — verify records.rec_refund.status==done failed");
+    const doc = JSON.parse(readFileSync(json, "utf8"));
+    assertValidResults(doc);
+    expect(doc.status).toBe("policy_failed");
+    expect(doc.crash_test.tasks.map((t: { id: string; passed: number }) => [t.id, t.passed])).toEqual([["parcel_returns_t0", 1], ["parcel_returns_t1", 0], ["parcel_returns_t2", 0], ["parcel_returns_t3", 0], ["parcel_returns_t4", 0]]);
+    // The HTML report draws the curve across the tiers: a point per tier at its rate, in tier order.
+    const html = readFileSync(report, "utf8");
+    const points = [...html.matchAll(/<circle class="point" data-class="(tier \d)" cx="[\d.]+" cy="([\d.]+)"/g)].map((m) => [m[1], m[2]]);
+    expect(points).toEqual([["tier 0", "18.0"], ["tier 1", "196.0"], ["tier 2", "196.0"], ["tier 3", "196.0"], ["tier 4", "196.0"]]);
+  }, 600_000);
+});
+
 describe("family gate with an HTTP agent (--agent-url)", () => {
   const SECRET = "family-gate-secret-0123456789";
   let server: Server;

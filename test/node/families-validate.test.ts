@@ -154,6 +154,57 @@ describe("family rules on the files", () => {
   });
 });
 
+describe("a tools-world family (packs/families/parcel_returns, on its tools.openai.json)", () => {
+  const TOOLS_FAMILY = join(ROOT, "packs", "families", "parcel_returns");
+  function toolsCopy(change: (dir: string) => void): string {
+    const parent = mkdtempSync(join(tmpdir(), "worlds-family-tools-"));
+    dirs.push(parent);
+    const dir = join(parent, "parcel_returns");
+    cpSync(TOOLS_FAMILY, dir, { recursive: true });
+    change(dir);
+    return dir;
+  }
+
+  it("grows tier by tier: more tools offered, longer gold chains, generated orders from tier 2, five methods", async () => {
+    const fam = await loadFamily(TOOLS_FAMILY);
+    expect(staticProblems(fam)).toEqual([]);
+    expect(fam.tiers.map((t) => t.doc.gold.length)).toEqual([2, 3, 4, 5, 6]);
+    const offered = fam.tiers.map((t) => ((t.worldSeed!.tools as { definitions: { name: string }[] }).definitions.length));
+    expect(offered).toEqual([2, 4, 6, 8, 11]);
+    expect(fam.tiers.map((t) => t.entities)).toEqual([6, 9, 914, 2417, 6023]);
+    expect(new Set(fam.tiers.flatMap((t) => t.doc.difficulty_methods)).size).toBeGreaterThanOrEqual(5);
+    // The agent reads the request and the offered tools, as `worlds tools run` hands them over.
+    const task = JSON.parse(fam.tiers[0].taskJson);
+    expect(task).toMatchObject({ id: "parcel_returns_t0", request: expect.stringContaining("QH4821") });
+    expect(task.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["get_order", "refund_order"]);
+  });
+
+  it("refuses a tier offering a tool the file lacks, a gold call to a tool not offered, an account generator, and a missing tool file", async () => {
+    const lacks = only(await problems(toolsCopy((d) => edit(d, "parcel_returns_t0/seed.json", '"tools": ["get_order", "refund_order"]', '"tools": ["get_order", "refund_order", "teleport_parcel"]'))), "schema");
+    expect(lacks[0].message).toContain("seed.json offers teleport_parcel, which the tool file tools.openai.json does not hold");
+    const unoffered = only(await problems(toolsCopy((d) => edit(d, "parcel_returns_t0/seed.json", '"tools": ["get_order", "refund_order"]', '"tools": ["refund_order"]'))), "schema");
+    expect(unoffered[0].message).toContain("the tier calls or plans get_order but its seed.json does not offer it");
+    const account = only(await problems(toolsCopy((d) => edit(d, "parcel_returns_t2/tier.yaml", "generator: tool-ledger", "generator: acme-crowd"))), "generator");
+    expect(account[0].message).toContain("the generator acme-crowd makes account worlds; this family's tiers run on tools worlds");
+    const changed = only(await problems(toolsCopy((d) => edit(d, "parcel_returns_t3/tier.yaml", "prng_seed: 11", "prng_seed: 12"))), "generator");
+    expect(changed[0].message).toMatch(/^the generated seed's sha256 is [0-9a-f]{64}, but the tier records 518f45d1/);
+    const missing = only(await problems(toolsCopy((d) => rmSync(join(d, "tools.openai.json")))), "schema");
+    expect(missing[0].message).toMatch(/tools\.openai\.json is missing \(family\.yaml's tools\.file names it\)/);
+  });
+
+  it("validates whole on real tools worlds: every gold chain moves its records, an untouched world fails verify", async () => {
+    const res = await runCli(["family", "validate", "parcel_returns"], { timeoutMs: 400_000 });
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    for (const n of [0, 1, 2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   parcel_returns_t${n}: ${n + 2} gold calls`));
+    expect(res.stdout).toContain("every rule holds");
+    const broken = toolsCopy((d) => edit(d, "parcel_returns_t1/tier.yaml", "arguments: {order_id: QH4821, channel: sms}", "arguments: {order_id: QH4821, channel: email}"));
+    const bad = await runCli(["family", "validate", broken], { timeoutMs: 400_000 });
+    expect(bad.code, bad.stdout + bad.stderr).toBe(2);
+    expect(bad.stdout).toContain('parcel_returns_t1 [gold_passes]: after the gold chain, verify\'s records.rec_notice.status==done fails: records.rec_notice.status is "pending"');
+    expect(bad.leftovers).toEqual([]);
+  }, 900_000);
+});
+
 describe("family rules on real worlds", () => {
   it("gold_passes and untouched_fails: a gold chain the world refuses, and verify an untouched world already meets", async () => {
     const dir = copy((d) => {
@@ -183,6 +234,6 @@ describe("family rules on real worlds", () => {
   it("names a family that does not exist, with the bundled ones", async () => {
     const res = await runCli(["family", "validate", "no_such_family", "--offline"]);
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain("no family 'no_such_family': not a folder holding family.yaml, and not a bundled family (acme_refund_desk)");
+    expect(res.stderr).toContain("no family 'no_such_family': not a folder holding family.yaml, and not a bundled family (acme_refund_desk, parcel_returns)");
   });
 });

@@ -5,6 +5,7 @@
 import { formatMoney } from "../results/money";
 import type { Results, RunResult, WorldResult } from "../results/types";
 import { passHatSvg } from "./curve";
+import { trapClassSvg } from "./classes-curve";
 import { esc } from "./escape";
 import { verdictsHtml, VERDICTS_STYLE } from "./verdicts";
 import { judgeCell, judgeSection, JUDGE_STYLE } from "./judge-html";
@@ -142,7 +143,9 @@ function trapClasses(r: Results): string {
       `<tr><td>${esc(c.trap_class)}</td><td class="num">${c.tasks}</td><td class="num">${c.passed}/${c.trials}</td><td class="num">${pct(c.accuracy)}</td><td class="num">${intervalText(c.interval)}</td><td class="num">${c.dollars_wrong_cents > 0 ? esc(money(r, c.dollars_wrong_cents)) : "—"}</td></tr>`,
   );
   const body = rows.length > 0 ? `<table class="classes"><tr><th>trap class</th><th>tasks</th><th>passed</th><th>accuracy</th><th>95% interval</th><th>wrong</th></tr>${rows.join("")}</table>` : `<p class="hint">No keyed task.</p>`;
-  return `<section id="trap-classes"><h2>By trap class</h2>${body}</section>`;
+  const curve = trapClassSvg(r.crash_test.by_trap_class);
+  const figure = curve ? `<figure class="curve-figure">${curve}<figcaption class="hint">pass rate by trap class, 95% Wilson interval as whiskers</figcaption></figure>` : "";
+  return `<section id="trap-classes"><h2>By trap class</h2>${body}${figure}</section>`;
 }
 
 function failureSection(r: Results): string {
@@ -244,10 +247,10 @@ pre.cmd{margin:0;padding:8px 12px;background:#fff;border:1px solid var(--line);b
 .flaky,.infra{margin:6px 0}
 .curve-figure{margin:18px 0 0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:10px 14px}
 figcaption{color:var(--muted);font-size:12.5px;margin-bottom:4px}
-svg.curve{max-width:100%;height:auto;display:block}
+svg.curve,svg.classes-curve{max-width:100%;height:auto;display:block}
 svg .grid{stroke:#e6eaef;stroke-width:1}svg .axis{stroke:#8c959f;stroke-width:1}
 svg .band{fill:rgba(9,105,218,.16);stroke:none}svg .line{fill:none;stroke:var(--info);stroke-width:2.5}
-svg .whisker{stroke:rgba(9,105,218,.55);stroke-width:2}svg .point{fill:var(--info);stroke:#fff;stroke-width:1.5}
+svg .whisker,svg .whisker-cap{stroke:rgba(9,105,218,.55);stroke-width:2}svg .point{fill:var(--info);stroke:#fff;stroke-width:1.5}
 svg text{font:12px system-ui,sans-serif;fill:var(--muted)}svg .axis-label{font-size:12.5px}svg .value{fill:var(--fg);font-weight:600}svg .empty{font-size:14px}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%}

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { buildResults } from "../results/build";
 import { syntheticInput, syntheticRubric } from "../results/synthetic.fixture";
 import { passHatSvg } from "./curve";
+import { trapClassSvg } from "./classes-curve";
+import type { TrapClassStats } from "../results/types";
 import { renderHtml } from "./html";
 import { renderJunit } from "./junit";
 import { renderText } from "./text";
@@ -129,7 +131,8 @@ describe("renderHtml", () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/\b(src|href)="(?!#)/);
     expect(html).not.toMatch(/url\(|@import|@font-face/);
-    expect(html.match(/https?:\/\/[^"\s<]*/g)).toEqual(["http://www.w3.org/2000/svg"]);
+    // The only address is the SVG namespace (each inline figure names it), never something to fetch.
+    expect([...new Set(html.match(/https?:\/\/[^"\s<]*/g))]).toEqual(["http://www.w3.org/2000/svg"]);
     expect(html).toContain(`content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;`);
   });
   it("escapes every user-written string", () => {
@@ -161,5 +164,40 @@ describe("passHatSvg", () => {
     expect(one).not.toContain("polygon");
     expect(one).toContain('class="whisker"');
     expect(passHatSvg([], 0)).toContain("no keyed task ran");
+  });
+});
+
+describe("trapClassSvg (the pass-rate curve across a family's tiers)", () => {
+  // y of a rate in the figure: 18 px top padding, 178 px of plot (240 high, 44 bottom padding).
+  const y = (v: number) => (18 + (1 - v) * 178).toFixed(1);
+  const tiers: TrapClassStats[] = [
+    { trap_class: "tier 0", tasks: 1, trials: 20, passed: 17, accuracy: 0.85, interval: { low: 0.6396, high: 0.9476 }, dollars_wrong_cents: 0 },
+    { trap_class: "tier 1", tasks: 1, trials: 20, passed: 14, accuracy: 0.7, interval: { low: 0.4810, high: 0.8545 }, dollars_wrong_cents: 0 },
+    { trap_class: "tier 2", tasks: 1, trials: 20, passed: 1, accuracy: 0.05, interval: { low: 0.0089, high: 0.2361 }, dollars_wrong_cents: 0 },
+  ];
+
+  it("puts each point at its rate and each whisker from its Wilson interval's top to its bottom, in order", () => {
+    const svg = trapClassSvg(tiers);
+    const points = [...svg.matchAll(/<circle class="point" data-class="([^"]+)" cx="([\d.]+)" cy="([\d.]+)"/g)].map((m) => [m[1], Number(m[2]), m[3]]);
+    expect(points.map((p) => [p[0], p[2]])).toEqual(tiers.map((t) => [t.trap_class, y(t.accuracy!)]));
+    expect(points.map((p) => p[1] as number)).toEqual([...points.map((p) => p[1] as number)].sort((a, b) => a - b));
+    const whiskers = [...svg.matchAll(/<line class="whisker" data-class="([^"]+)" x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)" y2="([\d.]+)"/g)].map((m) => [m[1], m[2], m[3]]);
+    expect(whiskers).toEqual(tiers.map((t) => [t.trap_class, y(t.interval!.high), y(t.interval!.low)]));
+    expect(svg).toContain("<title>tier 0: 17 of 20 passed, 85% (95% Wilson 64%-94.8%)</title>");
+    expect(svg).toContain(`<polyline class="line" points="`);
+    expect(trapClassSvg(tiers)).toBe(svg); // same numbers, same bytes
+  });
+
+  it("draws nothing for fewer than two measured classes", () => {
+    expect(trapClassSvg(tiers.slice(0, 1))).toBe("");
+    expect(trapClassSvg([{ ...tiers[0], accuracy: null, interval: null, trials: 0, passed: 0 }, tiers[1]])).toBe("");
+  });
+
+  it("is in every report with two trap classes or more, whatever the world kind: the account fixture's classes too", () => {
+    const html = renderHtml(results);
+    const section = html.slice(html.indexOf('id="trap-classes"'), html.indexOf('id="failures"'));
+    expect(section).toContain('<svg xmlns="http://www.w3.org/2000/svg" class="classes-curve"');
+    for (const c of results.crash_test.by_trap_class.filter((x) => x.accuracy !== null)) expect(section).toContain(`<circle class="point" data-class="${c.trap_class}" cx="`);
+    expect(renderHtml(results)).toBe(html);
   });
 });
