@@ -4,7 +4,7 @@
 // the bundled starter family is validated whole, its gold chains replayed on real worlds.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadFamily } from "../../src/cli/families/load";
 import { staticProblems } from "../../src/cli/families/validate";
@@ -19,12 +19,12 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** A fresh copy of the fixture family inside its own parent folder; `change` breaks it. */
-function copy(change: (dir: string) => void = () => undefined): string {
+/** A fresh copy of a family (the fixture by default) inside its own parent folder; `change` breaks it. */
+function copy(change: (dir: string) => void = () => undefined, from = FIXTURE): string {
   const parent = mkdtempSync(join(tmpdir(), "worlds-family-"));
   dirs.push(parent);
-  const dir = join(parent, "mini_refunds");
-  cpSync(FIXTURE, dir, { recursive: true });
+  const dir = join(parent, basename(from));
+  cpSync(from, dir, { recursive: true });
   change(dir);
   return dir;
 }
@@ -139,7 +139,7 @@ describe("family rules on the files", () => {
     expect(plain.map((p) => p.message)).toContain("tier 2's seed must come from a generator (seed: {generator: acme-crowd, base, prng_seed, customers, sha256}), with hundreds to thousands of entities");
     expect(plain.map((p) => p.message)).toContain("tier 2's seed holds 140 objects; from tier 2 a seed holds hundreds to thousands");
     const unknown = only(await problems(copy((d) => edit(d, T2, "generator: acme-crowd", "generator: gen-db-py"))), "generator");
-    expect(unknown[0].message).toBe("no generator 'gen-db-py' (generators: acme-crowd)");
+    expect(unknown[0].message).toBe("no generator 'gen-db-py' (generators: acme-crowd, tool-ledger)");
   });
 
   it("verify_grammar: a check that does not parse names its column", async () => {
@@ -156,14 +156,7 @@ describe("family rules on the files", () => {
 
 describe("a tools-world family (packs/families/parcel_returns, on its tools.openai.json)", () => {
   const TOOLS_FAMILY = join(ROOT, "packs", "families", "parcel_returns");
-  function toolsCopy(change: (dir: string) => void): string {
-    const parent = mkdtempSync(join(tmpdir(), "worlds-family-tools-"));
-    dirs.push(parent);
-    const dir = join(parent, "parcel_returns");
-    cpSync(TOOLS_FAMILY, dir, { recursive: true });
-    change(dir);
-    return dir;
-  }
+  const toolsCopy = (change: (dir: string) => void) => copy(change, TOOLS_FAMILY);
 
   it("grows tier by tier: more tools offered, longer gold chains, generated orders from tier 2, five methods", async () => {
     const fam = await loadFamily(TOOLS_FAMILY);

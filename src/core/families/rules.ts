@@ -109,7 +109,7 @@ export function checkFamily(f: FamilyFacts): FamilyProblem[] {
     for (const d of goldDates(t.doc.gold)) if (!mentionsDate(t.instruction, d)) add(t.folder, "dates", `the gold chain passes the date ${d}, but the instruction does not state it with its year (write ${d} or ${longDate(d)})`);
     for (const problem of instructionProblems(t)) add(t.folder, "instruction", problem);
     if (t.doc.tier >= 2 && (typeof t.doc.seed !== "object" || !("generator" in t.doc.seed)))
-      add(t.folder, "generator", `tier ${t.doc.tier}'s seed must come from a generator (seed: {generator: acme-crowd, base, prng_seed, customers, sha256}), with hundreds to thousands of entities`);
+      add(t.folder, "generator", `tier ${t.doc.tier}'s seed must come from a generator (seed: {generator: ${f.doc.world === "tools" ? "tool-ledger, base: seed.json" : "acme-crowd, base"}, prng_seed, customers, sha256}), with hundreds to thousands of entities`);
     if (t.doc.tier >= 2 && t.entities < 200) add(t.folder, "generator", `tier ${t.doc.tier}'s seed holds ${t.entities} objects; from tier 2 a seed holds hundreds to thousands`);
     for (const p of t.doc.pass_rates)
       if (p.k < GATE_RUNS && !p.forced) add(t.folder, "pass_rates", `the pass rate of ${p.model} was measured over ${p.k} episodes; a measurement needs ${GATE_RUNS} (or forced: true, from gate --force)`);
