@@ -69,7 +69,7 @@ function walk(
   if (typeof value === "string") {
     if (!res?.expandable?.includes(declared)) throw cannot(fullPath);
     const target = registry.forId(value);
-    const found = target ? ctx.store.get(target.type, value, { includeDeleted: true }) : null;
+    const found = !target ? null : target.find ? target.find(value, ctx) : target.type ? ctx.store.get(target.type, value, { includeDeleted: true }) : null;
     if (!found || !target) return; // a dangling id stays an id
     value = shape(found, ctx, registry);
     holder[field] = value;

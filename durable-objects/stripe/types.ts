@@ -88,8 +88,10 @@ export function route<S extends z.ZodType>(
 }
 
 export interface Resource {
-  /** Store collection. */
-  type: ObjectType;
+  /** Store collection; absent for objects derived from others rather than stored (balance transactions). */
+  type?: ObjectType;
+  /** Finds a derived object by id (expansion, cursors); stored objects are found in their collection. */
+  find?: (id: string, ctx: StripeContext) => StoredObject | null;
   /** The `object` value, e.g. "customer". */
   object: string;
   /** Id prefix, e.g. "cus"; used to resolve ids for expansion. */

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { catalog, PLAN_ORDER, PLANS } from "./catalog.mjs";
 import { consistencyProblems } from "./consistency.mjs";
+import { addDisputes } from "./disputes.mjs";
 import { GROUPS, MACROS, TICKET_FIELDS } from "./desk.mjs";
 import { BENCHMARK_SIZE, INBOX, SCENARIOS, arrivalTimes, ticketLabel } from "./inbox.mjs";
 import { KeyIndex, rubricEntry } from "./keys.mjs";
@@ -40,8 +41,10 @@ export function buildLibrary() {
   });
 
   const castNames = [...L.customers.map((c) => c.name), ...tickets.map((t) => t.requester.name)];
+  const castIds = new Set(L.customers.map((c) => c.id));
   buildBackground(L, BACKGROUND_CUSTOMERS, { names: castNames, emails: L.customers.map((c) => c.email), words: L.customers.map((c) => c.name.split(/\s+/)[0]) });
   const ledger = L.finish();
+  const disputes = addDisputes(ledger, castIds);
   const { products, prices } = catalog();
 
   const seed = {
@@ -79,6 +82,7 @@ export function buildLibrary() {
       groups: GROUPS,
       macros: MACROS,
       ticket_fields: TICKET_FIELDS,
+      disputes,
     },
   };
 

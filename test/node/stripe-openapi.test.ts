@@ -55,6 +55,15 @@ const STEPS: Step[] = [
   ["GET", "/v1/credit_notes/cn_AcmeIris0808/lines"],
   ["GET", "/v1/invoice_payments"],
   ["GET", "/v1/customers/cus_nope"],
+  ["GET", "/v1/disputes", { limit: "100", "expand[0]": "data.charge" }],
+  ["GET", "/v1/disputes/du_AcmeKestrelWon"],
+  ["POST", "/v1/disputes/du_AcmeLumenFraud", { "evidence[customer_name]": "Lumen Analytics", "metadata[ticket]": "1", submit: "true" }],
+  ["POST", "/v1/disputes/du_AcmeMosaicInquiry/close"],
+  ["GET", "/v1/balance"],
+  ["GET", "/v1/payment_methods", { customer: "cus_AcmeNorthwind", type: "card" }],
+  ["GET", "/v1/customers/cus_AcmeIris/payment_methods", { "expand[0]": "data.customer" }],
+  ["POST", "/v1/payment_methods/pm_nope/detach"],
+  ["GET", "/v1/balance_transactions", { limit: "100", "expand[0]": "data.source" }],
   ["POST", "/v1/refunds", { charge: "ch_AcmeNorthwindDup", reason: "duplicate" }],
   ["POST", "/v1/refunds", { charge: "ch_AcmeNorthwindDup" }],
   ["POST", "/v1/customers/cus_AcmeNorthwind/balance_transactions", { amount: "-500", currency: "usd", description: "goodwill" }],
@@ -69,6 +78,8 @@ const STEPS: Step[] = [
   ["GET", "/v1/payment_intents/pi_AcmeNorthwindDup"],
   ["DELETE", "/v1/customers/cus_AcmeGarnet"],
   ["GET", "/v1/customers/cus_AcmeGarnet"],
+  ["GET", "/v1/balance_transactions", { type: "refund" }],
+  ["GET", "/v1/charges/ch_AcmeNorthwindDup", { "expand[0]": "balance_transaction" }],
 ];
 
 /** Every object the twin serves (its `object`, deleted_<object> for deletion stubs, error for the envelope). */
@@ -191,7 +202,7 @@ describe("billing twin responses against Stripe's own schemas", () => {
     // invoice_payment arrived with 2025-03-31; that version's document is the declarations' check below.
     const { failures, seen } = await run("2020-08-27", set, (n) => n === "invoice_payment");
     expect(report(failures)).toBe("");
-    expect([...seen].sort()).toEqual(expect.arrayContaining(["charge", "credit_note", "customer", "customer_balance_transaction", "error", "invoice", "invoiceitem", "line_item", "payment_intent", "price", "product", "refund", "subscription", "subscription_item"]));
+    expect([...seen].sort()).toEqual(expect.arrayContaining(["balance", "balance_transaction", "dispute", "payment_method", "charge", "credit_note", "customer", "customer_balance_transaction", "error", "invoice", "invoiceitem", "line_item", "payment_intent", "price", "product", "refund", "subscription", "subscription_item"]));
   });
 
   it("carry every field the official client declares under its current version", async () => {
@@ -199,6 +210,6 @@ describe("billing twin responses against Stripe's own schemas", () => {
     // The client declares no schema for the error envelope (errors are version-independent: checked above).
     const { failures, seen } = await run(set.source.match(/API ([^)]+)/)![1], set, (n) => n === "error");
     expect(report(failures)).toBe("");
-    expect([...seen].sort()).toEqual(expect.arrayContaining(["charge", "credit_note", "customer", "invoice", "invoice_payment", "line_item", "payment_intent", "subscription"]));
+    expect([...seen].sort()).toEqual(expect.arrayContaining(["balance", "balance_transaction", "dispute", "payment_method", "charge", "credit_note", "customer", "invoice", "invoice_payment", "line_item", "payment_intent", "subscription"]));
   });
 });

@@ -11,10 +11,12 @@ import { applyMetadata, emptyable, inRange, listShape, metadata, range, searchSh
 import { searchPage } from "../search";
 import { route, type Resource, type StripeContext } from "../types";
 import { versionBefore, BASIL } from "../versions";
+import { txnId } from "./money/ledger";
 import { invoiceForCharge, refundsOfCharge } from "./money/links";
 import { refundCharge } from "./money/refund-charge";
 import { cardDetails, chargeDoc, defaultCard } from "./money/shapes";
 import { moneyIndex } from "./money/seed-index";
+import { paymentMethodId } from "./payment-methods";
 import { refundCreateFields, refundReasonFrom } from "./refunds";
 
 /** From this version on a charge's refunds are only returned when expanded. */
@@ -26,6 +28,7 @@ function seedCharges(doc: SeedDocument, ctx: SeedContext): SeedRow[] {
     const created = ch.created ?? ctx.clock;
     const customer = ch.customer ? idx.customers.get(ch.customer) : undefined;
     const refunded = (idx.refundsByCharge.get(ch.id) ?? []).reduce((s, r) => s + r.amount, 0);
+    const card = ch.payment_method_details?.card ?? defaultCard(ctx.clock);
     const obj = chargeDoc({
       id: ch.id,
       amount: ch.amount,
@@ -36,15 +39,17 @@ function seedCharges(doc: SeedDocument, ctx: SeedContext): SeedRow[] {
       status: ch.status ?? "succeeded",
       payment_intent: ch.payment_intent ?? null,
       description: ch.description ?? null,
-      disputed: ch.disputed ?? false,
+      disputed: ch.disputed ?? (doc.data.disputes ?? []).some((d) => d.charge === ch.id),
       failure_code: ch.failure_code ?? (ch.status === "failed" ? "card_declined" : null),
       failure_message: ch.failure_message ?? (ch.status === "failed" ? "Your card was declined." : null),
       receipt_email: ch.receipt_email ?? null,
       statement_descriptor: ch.statement_descriptor ?? null,
       billing: { email: customer?.email ?? null, name: customer?.name ?? null },
-      payment_method_details: cardDetails(ch.payment_method_details?.card ?? defaultCard(ctx.clock), ch.amount),
+      payment_method_details: cardDetails(card, ch.amount),
       metadata: ch.metadata ?? {},
     });
+    // The card it was paid with is one of the customer's payment methods (payment-methods.ts seeds them).
+    if (ch.customer) obj.payment_method = paymentMethodId(ch.customer, card);
     return { type: "charges", obj, customer: ch.customer, created };
   });
 }
@@ -62,7 +67,7 @@ function refundList(ctx: StripeContext, ch: StoredObject) {
 /** A charge in the request's version: with its invoice before 2025-03-31 and its refunds inline before 2022-11-15. */
 export function presentCharge(obj: StoredObject, ctx: StripeContext): StoredObject {
   if (obj.object !== "charge") return obj;
-  const out: StoredObject = { ...obj };
+  const out: StoredObject = { ...obj, balance_transaction: obj.status === "succeeded" ? txnId(obj.id) : null };
   if (versionBefore(ctx.apiVersion, BASIL)) out.invoice = invoiceForCharge(ctx.store, obj);
   if (versionBefore(ctx.apiVersion, REFUNDS_NOT_INLINE)) out.refunds = refundList(ctx, obj);
   return out;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { SeedDocument } from "../../../src/core/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
-import { invalidParam, noSuch } from "../errors";
+import { invalidParam, noSuch, noSuchParam } from "../errors";
 import { paginate, embeddedList } from "../list";
 import { applyMetadata, array, emptyable, int, listShape, metadata, oneOf, range, inRange, searchShape, str, strict, type MetadataParam } from "../params";
 import { searchPage } from "../search";
@@ -133,12 +133,22 @@ export function updateCustomer(store: Store, id: string, a: WritableArgs): Store
   const c = store.get("customers", id);
   if (!c) throw noSuch("customer", id);
   checkEmail(a.email);
+  checkDefaultPaymentMethod(store, id, a.invoice_settings?.default_payment_method);
   store.update("customers", id, applyWritable(c, a));
   if (a.balance !== undefined && a.balance !== Number(c.balance ?? 0)) {
     const currency = (c.currency as string | null) ?? store.meta("currency") ?? "usd";
     applyBalanceChange(store, { customer: id, amount: a.balance - Number(c.balance ?? 0), currency, type: "adjustment" });
   }
   return store.get("customers", id)!;
+}
+
+/** A default card must be one of the customer's own, as the real API requires. */
+function checkDefaultPaymentMethod(store: Store, customer: string, pm: string | null | undefined): void {
+  if (!pm) return;
+  const param = "invoice_settings[default_payment_method]";
+  const found = store.get("payment_methods", pm);
+  if (!found) throw noSuchParam("PaymentMethod", pm, param);
+  if (found.customer !== customer) throw invalidParam(`The customer does not have a payment method with the ID ${pm}. The payment method must be attached to the customer.`, param);
 }
 
 /** Deletes a customer; like the real API this immediately cancels the customer's live subscriptions. */

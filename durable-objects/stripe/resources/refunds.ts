@@ -9,6 +9,7 @@ import { domainError, missingParam, noSuch, noSuchParam } from "../errors";
 import { paginate } from "../list";
 import { applyMetadata, bool, inRange, int, listShape, metadata, oneOf, range, str, strict, type MetadataParam } from "../params";
 import { route, type Resource, type StripeContext } from "../types";
+import { txnId } from "./money/ledger";
 import { refundCharge } from "./money/refund-charge";
 import { REFUND_REASONS, refundDoc } from "./money/shapes";
 import { moneyIndex } from "./money/seed-index";
@@ -98,6 +99,8 @@ export const refunds: Resource = {
   prefix: "re",
   seed: seedRefunds,
   expandable: ["charge", "payment_intent", "balance_transaction", "failure_balance_transaction", "customer"],
+  // The ledger entry a refund made (money/ledger.ts) is named by the refund's own id.
+  present: (obj) => (obj.object === "refund" && (obj.status === "succeeded" || obj.status === "pending") ? { ...obj, balance_transaction: txnId(obj.id) } : obj),
   routes: [
     route("POST", "/v1/refunds", createParams, createRefund),
     route("GET", "/v1/refunds", listParams, listRefunds),

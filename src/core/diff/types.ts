@@ -15,6 +15,8 @@ export const OBJECT_TYPES = [
   "credit_notes",
   "balance_transactions",
   "invoice_items",
+  "disputes",
+  "payment_methods",
   "tickets",
   "ticket_comments",
   "users",

@@ -207,4 +207,22 @@ describe("deriveActions: links in current API shapes", () => {
     const w = world(seed).update("subscriptions", "sub_p", { status: "active" }, "cus_carol");
     expect(kinds(w)).toEqual([["resume", "sub_p", 0]]);
   });
+  it("reads a dispute's submitted evidence and its acceptance as edits, staged evidence as an edit and metadata as a note", () => {
+    const seeded = [{ id: "du_1", object: "dispute", charge: "ch_a1", amount: 24300, status: "needs_response", evidence: { customer_name: null }, evidence_details: { submission_count: 0 }, metadata: {} }];
+    const submitted = deriveActions(world(seeded).update("disputes", "du_1", { status: "under_review", evidence: { customer_name: "Alice" }, evidence_details: { submission_count: 1 } }, "cus_alice").diff());
+    expect(submitted.actions).toEqual([]);
+    expect(submitted.changes).toEqual([expect.objectContaining({ kind: "edit", customer: "cus_alice", summary: "submitted evidence on dispute du_1", entry: expect.objectContaining({ fields: ["evidence.customer_name", "evidence_details.submission_count", "status"] }) })]);
+    const lost = deriveActions(world(seeded).update("disputes", "du_1", { status: "lost", is_charge_refundable: false }, "cus_alice").diff());
+    expect(lost.changes.map((c) => [c.kind, c.summary])).toEqual([["edit", "accepted dispute du_1: $243.00 on ch_a1 left with the cardholder"]]);
+    const staged = deriveActions(world(seeded).update("disputes", "du_1", { evidence: { customer_name: "Alice" }, evidence_details: { submission_count: 0, has_evidence: true } }, "cus_alice").diff());
+    expect(staged.changes.map((c) => [c.kind, c.summary])).toEqual([["edit", "edited dispute du_1: evidence.customer_name"]]);
+    const noted = deriveActions(world(seeded).update("disputes", "du_1", { metadata: { ticket: "1" } }, "cus_alice").diff());
+    expect(noted.changes.map((c) => c.kind)).toEqual(["annotation"]);
+  });
+  it("reads a detached card as an edit of the customer it left", () => {
+    const seeded = [{ id: "pm_1", object: "payment_method", customer: "cus_alice", card: { brand: "visa", last4: "4242" }, metadata: {} }];
+    const { actions, changes } = deriveActions(world(seeded).update("payment_methods", "pm_1", { customer: null, detached_from: "cus_alice" }, "cus_alice").diff());
+    expect(actions).toEqual([]);
+    expect(changes.map((c) => [c.kind, c.customer, c.summary])).toEqual([["edit", "cus_alice", "removed visa ending 4242 (pm_1) from cus_alice"]]);
+  });
 });

@@ -32,6 +32,8 @@ const DERIVED: Partial<Record<DiffEntry["type"], RegExp>> = {
     /^(status|canceled_at|ended_at|cancel_at|cancel_at_period_end|items(\..+)?|plan(\..+)?|quantity|latest_invoice|current_period_start|current_period_end|billing_cycle_anchor|pending_update(\..+)?)$/,
   refunds: /^(status|failure_reason)$/,
   credit_notes: /^(status|voided_at)$/,
+  disputes: /^(evidence_details(\..+)?|is_charge_refundable|status)$/,
+  payment_methods: /^detached_from$/,
 };
 
 /** Collections the help desk owns: never actions; replies and statuses are the desk reader's, the rest desk-changes'. */
@@ -181,6 +183,24 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
         } else if (e.op === "updated" && a && b && str(a, "status") === "canceled" && str(b, "status") !== "canceled") {
           // A payment the customer was about to make, called off: the agent's change to the account.
           other(e, `canceled payment intent ${e.id} (${money(num(b, "amount") ?? 0)} not collected)`, ["status"], "edit");
+        } else updatedOrOther(e);
+        break;
+      }
+      case "disputes": {
+        const to = str(a, "status");
+        if (e.op === "updated" && a && b && to !== str(b, "status")) {
+          // The merchant's answer to a chargeback, with whatever evidence went with it: one change to the account.
+          const conceded = to === "lost" || to === "warning_closed";
+          const fields = Object.keys(e.fields ?? {}).filter((f) => !BOOKKEEPING.test(f));
+          other(e, conceded ? `accepted dispute ${e.id}: ${money(num(a, "amount") ?? 0)} on ${ref(a, "charge") ?? "its charge"} left with the cardholder` : `submitted evidence on dispute ${e.id}`, fields, "edit");
+        } else updatedOrOther(e);
+        break;
+      }
+      case "payment_methods": {
+        const from = ref(b, "customer");
+        if (e.op === "updated" && a && from && !ref(a, "customer")) {
+          const card = isObj(a.card) ? `${str(a.card, "brand") ?? "card"} ending ${str(a.card, "last4") ?? "?"}` : "payment method";
+          other(e, `removed ${card} (${e.id}) from ${from}`, ["customer"], "edit");
         } else updatedOrOther(e);
         break;
       }

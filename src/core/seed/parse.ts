@@ -64,6 +64,7 @@ export function checkReferences(seed: SeedDocument): SeedIssue[] {
   const groups = ids(d.groups ?? [], "groups");
   ids(d.macros ?? [], "macros");
   ids(d.ticket_fields ?? [], "ticket_fields");
+  ids(d.disputes ?? [], "disputes");
   const ref = (set: Set<string | number>, v: string | number | null | undefined, path: string, what: string) => {
     if (v !== null && v !== undefined && !set.has(v)) issues.push({ path, message: `no ${what} ${v} in the seed` });
   };
@@ -96,6 +97,18 @@ export function checkReferences(seed: SeedDocument): SeedIssue[] {
     ref(customers, cn.customer, `data.credit_notes[${i}].customer`, "customer");
   });
   d.balance_transactions.forEach((b, i) => ref(customers, b.customer, `data.balance_transactions[${i}].customer`, "customer"));
+  const disputedCharges = new Set<string>();
+  (d.disputes ?? []).forEach((du, i) => {
+    const path = `data.disputes[${i}]`;
+    const ch = d.charges.find((c) => c.id === du.charge);
+    if (!ch) return ref(charges, du.charge, `${path}.charge`, "charge");
+    // Only money that moved can be disputed, once per charge, and never more than was charged.
+    if ((ch.status ?? "succeeded") !== "succeeded") issues.push({ path: `${path}.charge`, message: `charge ${ch.id} did not succeed, so it cannot be disputed` });
+    if (disputedCharges.has(ch.id)) issues.push({ path: `${path}.charge`, message: `charge ${ch.id} already has a dispute in the seed` });
+    disputedCharges.add(ch.id);
+    if (du.amount !== undefined && du.amount > ch.amount) issues.push({ path: `${path}.amount`, message: `a dispute of ${du.amount} is more than charge ${ch.id}'s ${ch.amount}` });
+    if (ch.disputed === false) issues.push({ path: `data.charges[${d.charges.indexOf(ch)}].disputed`, message: `charge ${ch.id} has dispute ${du.id}; leave disputed out or set it true` });
+  });
   d.users.forEach((u, i) => ref(orgs, u.organization_id, `data.users[${i}].organization_id`, "organization"));
   (d.organizations ?? []).forEach((o, i) => ref(groups, o.group_id, `data.organizations[${i}].group_id`, "group"));
   (d.macros ?? []).forEach((m, i) =>

@@ -236,6 +236,41 @@ export const seedBalanceTransaction = z.strictObject({
   metadata,
 });
 
+/** The text evidence a dispute carries (file evidence is out of scope: the twin holds no file uploads). */
+export const DISPUTE_EVIDENCE_FIELDS = [
+  "access_activity_log", "billing_address", "cancellation_policy", "cancellation_policy_disclosure", "cancellation_rebuttal",
+  "customer_communication", "customer_email_address", "customer_name", "customer_purchase_ip", "customer_signature",
+  "duplicate_charge_documentation", "duplicate_charge_explanation", "duplicate_charge_id", "product_description", "receipt",
+  "refund_policy", "refund_policy_disclosure", "refund_refusal_explanation", "service_date", "service_documentation",
+  "shipping_address", "shipping_carrier", "shipping_date", "shipping_documentation", "shipping_tracking_number",
+  "uncategorized_file", "uncategorized_text",
+] as const;
+
+export const disputeReason = z.enum([
+  "bank_cannot_process", "check_returned", "credit_not_processed", "customer_initiated", "debit_not_authorized", "duplicate",
+  "fraudulent", "general", "incorrect_account_details", "insufficient_funds", "noncompliant", "product_not_received",
+  "product_unacceptable", "subscription_canceled", "unrecognized",
+]);
+/** warning_*: an inquiry (no money withdrawn yet); the others: a chargeback. */
+export const disputeStatus = z.enum(["warning_needs_response", "warning_under_review", "warning_closed", "needs_response", "under_review", "won", "lost"]);
+
+export const seedDispute = z.strictObject({
+  id: id("du"),
+  charge: id("ch"),
+  /** Default: the charge's amount. */
+  amount: amount.positive().optional(),
+  currency: currency.optional(),
+  reason: disputeReason.optional(),
+  status: disputeStatus.optional(),
+  created: ts.optional(),
+  /** When evidence is due; default seven days after the dispute opened. */
+  due_by: ts.nullable().optional(),
+  evidence: z.strictObject(Object.fromEntries(DISPUTE_EVIDENCE_FIELDS.map((f) => [f, z.string().max(20000).optional()])) as Record<(typeof DISPUTE_EVIDENCE_FIELDS)[number], z.ZodOptional<z.ZodString>>).optional(),
+  /** Evidence submissions already made (a dispute under review or decided has at least one). */
+  submission_count: z.number().int().nonnegative().optional(),
+  metadata,
+});
+
 export const ticketStatus = z.enum(["new", "open", "pending", "hold", "solved", "closed"]);
 export const ticketPriority = z.enum(["low", "normal", "high", "urgent"]);
 
@@ -343,6 +378,7 @@ export const seedData = z.strictObject({
   groups: z.array(seedGroup).optional(),
   macros: z.array(seedMacro).optional(),
   ticket_fields: z.array(seedTicketField).optional(),
+  disputes: z.array(seedDispute).optional(),
 });
 
 export const seedDocument = z.strictObject({
@@ -370,6 +406,7 @@ export const seedDocument = z.strictObject({
 export type SeedDocument = z.infer<typeof seedDocument>;
 export type SeedData = SeedDocument["data"];
 export type SeedCustomer = z.infer<typeof seedCustomer>;
+export type SeedDispute = z.infer<typeof seedDispute>;
 export type SeedTicket = z.infer<typeof seedTicket>;
 export type SeedUser = z.infer<typeof seedUser>;
 export type SeedMacro = z.infer<typeof seedMacro>;

@@ -64,6 +64,14 @@ export function declaredSchemas(): SchemaSet {
   }
 
   let anon = 0;
+  // Namespaced resources reuse root names (Issuing's Dispute.Evidence is not the Dispute.Evidence served): their
+  // nested hashes keep the folder they were declared in.
+  const qualifiedName = (sym: ts.Symbol): string => {
+    const m = /^"([^"]*)"\.(.*)$/.exec(checker.getFullyQualifiedName(sym));
+    if (!m) return checker.getFullyQualifiedName(sym);
+    const folder = path.relative(dir, path.dirname(m[1]));
+    return folder ? `${folder.split(path.sep).join("/")}:${m[2]}` : m[2];
+  };
   const convert = (t: ts.Type): JsonSchema => {
     if (t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return {};
     if (t.flags & ts.TypeFlags.Null) return { type: "null" };
@@ -96,7 +104,7 @@ export function declaredSchemas(): SchemaSet {
     const args = (t as ts.TypeReference).typeArguments ?? t.aliasTypeArguments;
     // A generic (ApiList<T>) is one entry per instantiation.
     const generic = args?.length ? `<${args.map((a) => named.get(a) ?? checker.typeToString(a)).join(",")}>` : "";
-    const key = sym && sym.getName() !== "__type" ? `${checker.getFullyQualifiedName(sym).replace(/^"[^"]*"\./, "")}${generic}` : `anonymous_${++anon}`;
+    const key = sym && sym.getName() !== "__type" ? `${qualifiedName(sym)}${generic}` : `anonymous_${++anon}`;
     if (!$defs[key]) {
       $defs[key] = {};
       $defs[key] = objectSchema(t);

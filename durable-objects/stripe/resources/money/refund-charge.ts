@@ -27,7 +27,9 @@ export function refundCharge(store: Store, charge: StoredObject, req: RefundRequ
     if (req.viaPaymentIntent) throw domainError(`This PaymentIntent (${req.viaPaymentIntent}) does not have a successful charge to refund.`, undefined, "payment_intent");
     throw domainError(`Charge ${charge.id} has not succeeded and cannot be refunded.`, undefined, "charge");
   }
-  if (charge.disputed === true) throw domainError(`Charge ${charge.id} has been charged back; cannot issue a refund.`, "charge_disputed");
+  // An inquiry leaves the charge refundable; a chargeback has already taken the money back.
+  const dispute = charge.disputed === true ? store.list("disputes").find((d) => d.charge === charge.id) : undefined;
+  if (charge.disputed === true && dispute?.is_charge_refundable !== true) throw domainError(`Charge ${charge.id} has been charged back; cannot issue a refund.`, "charge_disputed");
   const remaining = refundable(charge);
   if (remaining <= 0) throw domainError(`Charge ${charge.id} has already been refunded.`, "charge_already_refunded");
   const amount = req.amount ?? remaining;
