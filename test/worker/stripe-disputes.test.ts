@@ -4,7 +4,7 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { moneySeed } from "./money-seed";
-import { client, createWorld, diff, NOW, stripe as raw } from "./stripe-helpers";
+import { client, createWorld, diff, NOW, rejects, stripe as raw } from "./stripe-helpers";
 
 const DAY = 86400;
 
@@ -22,15 +22,6 @@ function disputeSeed() {
       ],
     },
   };
-}
-
-async function rejects(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Stripe.errors.StripeError;
-  }
-  throw new Error("expected the call to fail");
 }
 
 describe("disputes", () => {

@@ -129,3 +129,13 @@ export async function stripe<T = Record<string, any>>(
   });
   return { status: res.status, body: (await res.json()) as T, headers: res.headers };
 }
+
+/** The error a client call fails with; a call that succeeds fails the test. */
+export async function rejects(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Stripe.errors.StripeError;
+  }
+  throw new Error("expected the call to fail");
+}

@@ -4,16 +4,7 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { moneySeed } from "./money-seed";
-import { client, createWorld, diff, stripe as raw } from "./stripe-helpers";
-
-async function rejects(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Stripe.errors.StripeError;
-  }
-  throw new Error("expected the call to fail");
-}
+import { client, createWorld, diff, rejects, stripe as raw } from "./stripe-helpers";
 
 describe("invoices: create, send, preview", () => {
   it("creates a draft one-off invoice, finalizes and sends it", async () => {

@@ -4,7 +4,7 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { moneySeed } from "./money-seed";
-import { client, createWorld, diff } from "./stripe-helpers";
+import { client, createWorld, diff, rejects } from "./stripe-helpers";
 
 const CARD = { brand: "mastercard", last4: "4444", exp_month: 3, exp_year: 2030 };
 
@@ -13,15 +13,6 @@ function cardSeed() {
   // Carol paid one charge with a second card; every other charge used the default test card.
   const charges = base.data.charges.map((c) => (c.id === "ch_CarolFull" ? { ...c, payment_method_details: { type: "card" as const, card: CARD } } : c));
   return { ...base, data: { ...base.data, charges } };
-}
-
-async function rejects(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Stripe.errors.StripeError;
-  }
-  throw new Error("expected the call to fail");
 }
 
 describe("payment methods", () => {
