@@ -1,4 +1,4 @@
-// `worlds tools init|doctor|generate|run|card`: crash tests on a team's own tool definitions (docs/tools.md).
+// `worlds tools init|doctor|generate|run|card|export`: crash tests on a team's own tool definitions (docs/tools.md).
 import { z } from "zod";
 import { buildResults } from "../../core/results/index";
 import { renderText } from "../../core/report/index";
@@ -17,6 +17,7 @@ import { buildToolsInput, runToolsTasks, type EpisodeTrace } from "../tools/run"
 import { planLines } from "../tools/plan";
 import { folderNote, RunFolderError, runFolderOf, shownFileOf, staleRunOn, writeRunFolder } from "../tools/folder";
 import { toolsCard } from "../tools/card";
+import { DEFAULT_PROMPTFOO_PROVIDER, EXPORT_TARGETS, exportTasks } from "../tools/export";
 import { dollarsText } from "../../core/tools/plan";
 import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "../tools/summary";
 import { reportFlagError } from "./errors";
@@ -70,6 +71,13 @@ const CARD_DEFS: FlagDefs = {
   compare: { kind: "value", placeholder: "FOLDER", help: "another run's folder: both cards side by side when the tool file, the settings and the seed match" },
 };
 const CARD_SCHEMA = z.strictObject({ config: flag.text().optional(), run: flag.text().optional(), compare: flag.text().optional() });
+const EXPORT_DEFS: FlagDefs = {
+  ...CONFIG_DEF,
+  to: { kind: "value", placeholder: "H", help: "the harness: promptfoo (a promptfooconfig.yaml) or inspect (an Inspect JSONL dataset)" },
+  out: { kind: "value", placeholder: "PATH", help: "where to write it (default: promptfooconfig.yaml or inspect-tasks.jsonl beside the settings)" },
+  provider: { kind: "value", placeholder: "ID", help: `with --to promptfoo: the provider id the tests run on (default: ${DEFAULT_PROMPTFOO_PROVIDER})` },
+};
+const EXPORT_SCHEMA = z.strictObject({ config: flag.text().optional(), to: flag.oneOf(EXPORT_TARGETS), out: flag.text().optional(), provider: flag.text().optional() });
 
 const RUN_DEFS: FlagDefs = {
   ...CONFIG_DEF,
@@ -111,6 +119,7 @@ const USAGE: Record<string, string> = {
   doctor: "worlds tools doctor [--config PATH] [--offline]",
   generate: "worlds tools generate [--config PATH]",
   card: "worlds tools card [--config PATH] [--run FOLDER] [--compare FOLDER]",
+  export: "worlds tools export --to promptfoo|inspect [--out PATH] [--provider ID] [--config PATH]",
   run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --agent-url URL (hosted; needs --url or --server auto, and WORLDS_AGENT_SECRET) | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
 };
 
@@ -119,7 +128,7 @@ export const tools: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (!sub || sub === "--help" || sub === "-h" || !(sub in USAGE)) {
-      out(`usage: worlds tools <init|doctor|generate|run|card> [options]\n\n${Object.values(USAGE).map((u) => `  ${u}`).join("\n")}\n\nSee docs/tools.md.\n`);
+      out(`usage: worlds tools <init|doctor|generate|run|card|export> [options]\n\n${Object.values(USAGE).map((u) => `  ${u}`).join("\n")}\n\nSee docs/tools.md.\n`);
       return sub && !(sub in USAGE) && sub !== "--help" && sub !== "-h" ? 2 : 0;
     }
     try {
@@ -131,6 +140,7 @@ export const tools: Command = {
         if (a.help) return out(helpText(USAGE.card, "Writes the run's card (markdown and HTML) into its folder: each dial against its first level, what it does not claim, and the episodes where the agent broke most.", CARD_DEFS)), 0;
         return toolsCard({ config: a.flags.config ?? DEFAULT_CONFIG, run: a.flags.run, compare: a.flags.compare }, out);
       }
+      if (sub === "export") return await exportCommand(rest);
       return await run(rest);
     } catch (e) {
       if (e instanceof FlagError) return reportFlagError(e);
@@ -181,6 +191,20 @@ async function generate(argv: string[]): Promise<number> {
   out(`  your tools  ${t.set.name}, ${t.set.tools.length} tools from ${t.filePath}; the answers are simulated from your schemas, and your backend is never called\n`);
   out(`  wrote       ${arms.map((x) => x.path).join(", ")}\n`);
   out("next: worlds tools run --server auto -- <your agent command>\n");
+  return 0;
+}
+
+async function exportCommand(argv: string[]): Promise<number> {
+  const a = parseArgs("tools export", argv, EXPORT_DEFS, EXPORT_SCHEMA);
+  if (a.help) return out(helpText(USAGE.export, "Writes the generated tasks as test cases another harness reads (promptfoo, Inspect), checked against its documented format.", EXPORT_DEFS)), 0;
+  const f = a.flags;
+  if (f.provider !== undefined && f.to !== "promptfoo") throw new FlagError("tools export", "--provider applies to --to promptfoo.");
+  const t = await loadTools(f.config ?? DEFAULT_CONFIG);
+  const tasks = (await generateArms(t)).flatMap((x) => x.tasks);
+  const done = exportTasks(t, tasks, { to: f.to, out: f.out, provider: f.provider });
+  out(`ok  wrote ${done.count} tasks to ${done.path} as ${f.to === "promptfoo" ? "promptfoo test cases (one turn each: the calls fit the schemas, the first calls are the expected tools)" : "Inspect samples (json_dataset reads them: id, input, target, metadata)"}\n`);
+  out(`  your tools  ${t.set.name}, ${t.set.tools.length} tools from ${t.filePath}; the same tasks, ids and requests as worlds tools run\n`);
+  out(`next: ${f.to === "promptfoo" ? `promptfoo eval -c ${done.path}` : `in your Inspect task: json_dataset("${done.path}")`}\n`);
   return 0;
 }
 
