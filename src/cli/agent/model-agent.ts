@@ -1,13 +1,16 @@
 // The built-in model agent in the CLI: the model client from the flags and the environment (keys only from
 // there; never cached, since every repetition of a task must ask the model again), and one in-process run per
-// episode against the world's JSON tools, bounded by the episode's timeout. Whatever goes wrong (the model, the
-// budget, the world's tools, a bug here) comes back as an outcome with the reason said: it never ends the run.
+// episode against the world's JSON tools (and its person, when it has one), bounded by the episode's timeout.
+// Whatever goes wrong (the model, the budget, the world's tools, a bug here) comes back as an outcome with the
+// reason said: it never ends the run.
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { addUsage, modelAgentNotes, usageLine } from "../../core/agents/describe";
 import { DEFAULT_TURN_LIMIT, runModelAgent, type ModelAgentRun, type ModelAgentUsage } from "../../core/agents/model-agent";
 import { taskMessage } from "../../core/agents/task-message";
 import { jsonToolSurface } from "../../core/agents/tool-surface";
+import { jsonPersonSurface } from "../../core/agents/person-surface";
+import { runModelAgentWithPerson } from "../../core/agents/model-agent-person";
 import { modelLabel, parseModelName, type ModelClient, type ModelName } from "../../core/models/index";
 import { setupModelClient } from "../models/setup";
 import type { InProcessAgent, InProcessContext, InProcessOutcome } from "../episode/in-process";
@@ -122,14 +125,20 @@ async function runOnce(client: ModelClient, label: string, model: ModelName, sys
     const surface = jsonToolSurface(ctx.world.tools_url ?? `${ctx.serverUrl}/tools/v1`, ctx.world.key);
     const listed = await surface.list(ctl.signal);
     if (!listed.ok) return finish("", `the model agent could not list the world's tools: ${listed.message}`, [], null);
-    const run = await runModelAgent({ client, model, system: message.value.system, user: message.value.user, history: message.value.history, tools: listed.tools, surface, turnLimit, signal: ctl.signal });
+    const input = { client, model, system: message.value.system, user: message.value.user, history: message.value.history, tools: listed.tools, surface, turnLimit, signal: ctl.signal };
+    // With a person (a replay task's), the model's answers are its messages to the person, until the person is done.
+    const withPerson = ctx.world.person_url ? await runModelAgentWithPerson(input, jsonPersonSurface(ctx.world.person_url, ctx.world.key)) : null;
+    const run = withPerson ? withPerson.run : await runModelAgent(input);
     const notes = modelAgentNotes(label, run, turnLimit);
+    if (withPerson) notes.push(`the person: ${withPerson.talk.said} message${withPerson.talk.said === 1 ? "" : "s"} answered, ${withPerson.talk.done ? "done" : "not done"}`);
     const error =
       run.end === "model_error"
         ? `the model call failed (${run.error?.kind ?? "error"}): ${run.error?.message ?? "unknown"}`
         : run.end === "turn_limit"
           ? `the model agent reached its turn limit (${turnLimit} turns) without a final answer`
-          : null;
+          : withPerson?.talk.failed === "person"
+            ? withPerson.talk.error
+            : null;
     return finish(run.reply, error, notes, run);
   } catch (e) {
     // A bug in the loop costs this episode, never the run.

@@ -64,6 +64,8 @@ export interface ModelAgentRun {
   usage: ModelAgentUsage;
   /** Things worth knowing about an answer that still counted (a refusal, a reply cut at the token limit). */
   remarks: string[];
+  /** The conversation as the model saw it, its final answer last: what a next turn (the person's reply) continues. */
+  messages: ModelMessage[];
 }
 
 /** Only an object is a tool's arguments; anything else goes to the world as sent, which refuses it in its words. */
@@ -72,7 +74,7 @@ const toolArguments = z.record(z.string(), z.unknown());
 export async function runModelAgent(o: ModelAgentInput): Promise<ModelAgentRun> {
   const limit = o.turnLimit ?? DEFAULT_TURN_LIMIT;
   const messages: ModelMessage[] = [{ role: "user", content: o.user }, ...(o.history ?? [])];
-  const run: ModelAgentRun = { end: "turn_limit", reply: "", error: null, turns: 0, calls: [], usage: { requests: 0, cached: 0, input_tokens: 0, output_tokens: 0, micros: 0, unpriced: false }, remarks: [] };
+  const run: ModelAgentRun = { end: "turn_limit", reply: "", error: null, turns: 0, calls: [], usage: { requests: 0, cached: 0, input_tokens: 0, output_tokens: 0, micros: 0, unpriced: false }, remarks: [], messages };
 
   for (let turn = 1; turn <= limit; turn++) {
     if (o.signal?.aborted) return { ...run, end: "aborted" };
@@ -90,6 +92,7 @@ export async function runModelAgent(o: ModelAgentInput): Promise<ModelAgentRun> 
       if (a.stop === "refusal") run.remarks.push(`the model refused${a.refusal ? `: ${firstLine(o.client.redact(a.refusal))}` : ""}`);
       if (a.stop === "length") run.remarks.push("the model's last answer was cut off at its token limit");
       run.reply = (a.text ?? a.refusal ?? "").trim();
+      messages.push({ role: "assistant", content: run.reply });
       return { ...run, end: "answered" };
     }
     messages.push({ role: "assistant", content: a.text, toolCalls: a.toolCalls });
