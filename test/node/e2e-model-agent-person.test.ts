@@ -54,7 +54,7 @@ describe("the built-in model agent and the person", () => {
     const out = await agent().run({ world: worldOf(ep.json.world), serverUrl: server.url, taskJson: JSON.stringify({ id: task.slug, request: task.prompt }), timeoutMs: 120_000 });
     expect(out.in_process.error).toBeNull();
     expect(out).toMatchObject({ exit_code: 0, reply: "I have refunded the duplicate charge." });
-    const agentRules = model.received().slice(before).filter((r) => r.rule.startsWith("agent-")).map((r) => r.rule);
+    const agentRules = model.received().slice(before).filter((r) => r.rule?.startsWith("agent-")).map((r) => r.rule);
     expect(agentRules).toEqual(["agent-looks-up", "agent-asks-email", "agent-refunds", "agent-says-refunded"]);
     // The person's reply reached the model as a user message after its own question.
     const third = model.received().slice(before).find((r) => r.rule === "agent-refunds")!.body as { messages: Array<{ role: string; content: unknown }> };
