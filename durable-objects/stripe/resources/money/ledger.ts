@@ -96,8 +96,24 @@ export function disputeTxns(d: { id: string; amount: number; currency: string; c
   return out;
 }
 
-/** Every transaction in the account, newest first (ties: the order the money moved, later first). */
+/** The last ledger read per store, valid while the store's generation stands (any write moves it). */
+const cache = new WeakMap<Store, { generation: number; txns: StoredObject[]; byId: Map<string, StoredObject> }>();
+
+function cached(store: Store): { txns: StoredObject[]; byId: Map<string, StoredObject> } {
+  const hit = cache.get(store);
+  if (hit && hit.generation === store.generation) return hit;
+  const txns = build(store);
+  const entry = { generation: store.generation, txns, byId: new Map(txns.map((t) => [t.id, t])) };
+  cache.set(store, entry);
+  return entry;
+}
+
+/** Every transaction in the account, newest first (ties: the order the money moved, later first). Callers get copies. */
 export function ledger(store: Store): StoredObject[] {
+  return cached(store).txns.map((t) => structuredClone(t));
+}
+
+function build(store: Store): StoredObject[] {
   const now = store.now();
   const out: StoredObject[] = [];
   for (const ch of store.list("charges")) {
@@ -113,10 +129,10 @@ export function ledger(store: Store): StoredObject[] {
   return out.sort((a, b) => (b.created as number) - (a.created as number) || rank(b) - rank(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** One transaction by id: found by walking the ledger (worlds hold hundreds of charges, not millions). */
+/** One transaction by id (a copy: expansion writes into what it is given). */
 export function findTxn(store: Store, id: string): StoredObject | null {
-  if (!id.startsWith("txn_")) return null;
-  return ledger(store).find((t) => t.id === id) ?? null;
+  const t = id.startsWith("txn_") ? cached(store).byId.get(id) : undefined;
+  return t ? structuredClone(t) : null;
 }
 
 export interface BalanceAmount {
