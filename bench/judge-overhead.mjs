@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { fmt, startServer } from "./lib/server.mjs";
+import { fmt, startScriptedModel, startServer } from "./lib/server.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -54,21 +54,8 @@ function run(args, env = {}, cwd = root) {
   });
 }
 
-function startModel() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, "bin", "worlds.mjs"), "model", "serve", "--script", script, "--quiet"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const url = /OPENAI_BASE_URL=(\S+)/.exec(out)?.[1];
-      if (url) resolve({ url, stop: () => child.kill("SIGTERM") });
-    });
-    child.on("exit", (code) => reject(new Error(`model serve exited ${code}: ${out}`)));
-  });
-}
-
 const server = await startServer();
-const model = await startModel();
+const model = await startScriptedModel(script);
 const env = { WORLDS_URL: server.url, WORLDS_TOKEN: server.token, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "" };
 const cacheDir = mkdtempSync(join(tmpdir(), "worlds-judge-cache-"));
 async function passk(extra, cwd = root) {

@@ -7,8 +7,9 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-export async function startServer() {
-  const child = spawn(process.execPath, [join(root, "bin", "worlds.mjs"), "serve"], { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+/** `env` adds to the server's environment (e.g. OPENAI_BASE_URL for the models it runs itself: person, judge). */
+export async function startServer(env = {}) {
+  const child = spawn(process.execPath, [join(root, "bin", "worlds.mjs"), "serve"], { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   const stop = () => {
     try {
       process.kill(-child.pid, "SIGTERM");
@@ -71,4 +72,18 @@ export function treeCpuMs(rootPid) {
   } catch {
     return null;
   }
+}
+
+/** `worlds model serve --script FILE` as a user runs it: its OPENAI_BASE_URL, and how to stop it. */
+export function startScriptedModel(script) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, "bin", "worlds.mjs"), "model", "serve", "--script", script, "--quiet"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const url = /OPENAI_BASE_URL=(\S+)/.exec(out)?.[1];
+      if (url) resolve({ url, stop: () => child.kill("SIGTERM") });
+    });
+    child.on("exit", (code) => reject(new Error(`model serve exited ${code}: ${out}`)));
+  });
 }
