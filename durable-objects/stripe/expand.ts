@@ -80,6 +80,19 @@ function walk(
     if (!res?.expandable?.includes(declared) && !include) throw cannot(fullPath);
     return;
   }
+  if (Array.isArray(value) && res?.expandable?.includes(declared)) {
+    // A list of ids (subscription.discounts): each id becomes its object, and the rest of the path walks each.
+    holder[field] = value.map((v) => {
+      if (typeof v !== "string") return v;
+      const target = registry.forId(v);
+      const found = target?.type ? ctx.store.get(target.type, v, { includeDeleted: true }) : null;
+      if (!found || !target) return v;
+      const obj = shape(found, ctx, registry);
+      walk(obj, rest, target, "", fullPath, ctx, registry);
+      return obj;
+    });
+    return;
+  }
   if (value === undefined || typeof value !== "object") throw cannot(fullPath);
   if (!rest.length) return; // already an object (embedded or expanded by an earlier path): nothing to do
   const obj = value as Record<string, unknown>;

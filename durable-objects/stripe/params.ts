@@ -29,6 +29,16 @@ export const int = (opts: { min?: number; max?: number } = {}) =>
     return n;
   });
 
+/** A decimal number such as a coupon's percent_off (`12.5`). */
+export const decimal = (opts: { min?: number; max?: number } = {}) =>
+  z.string().transform((v, ctx) => {
+    if (!/^-?\d+(\.\d+)?$/.test(v.trim())) return fail(ctx, `Invalid decimal: ${v}`, "parameter_invalid_decimal");
+    const n = Number(v.trim());
+    if (opts.min !== undefined && n < opts.min) return fail(ctx, `This value must be greater than or equal to ${opts.min}.`);
+    if (opts.max !== undefined && n > opts.max) return fail(ctx, `This value must be less than or equal to ${opts.max}.`);
+    return n;
+  });
+
 /** `True`/`False` too: stripe-python before 12 sent Python's spelling for years, and the real API took it. */
 export const bool = () =>
   z.string().transform((v, ctx) => {

@@ -16,9 +16,10 @@ export class Registry {
     return typeof object === "string" ? this.byObject.get(object) : undefined;
   }
 
-  /** The resource an id belongs to, from its prefix (cus_..., price_..., cbtxn_...). */
+  /** The resource an id belongs to, from its prefix (cus_..., price_..., cbtxn_...); an id with no known prefix
+   *  belongs to the resource declaring the empty prefix (coupons, whose ids the caller chooses), if any. */
   forId(id: string): Resource | undefined {
     const i = id.indexOf("_");
-    return i > 0 ? this.byPrefix.get(id.slice(0, i)) : undefined;
+    return (i > 0 ? this.byPrefix.get(id.slice(0, i)) : undefined) ?? this.byPrefix.get("");
   }
 }

@@ -89,7 +89,10 @@ export function createStripeService(resources: Resource[]): ServiceHandler {
         }
         return (out as { value: T } | null)!.value;
       };
-      const ctx: StripeContext = { store, params, apiVersion, requestId: req.requestId, method: match.route.method, dryRun };
+      const ctx: StripeContext = {
+        store, params, apiVersion, requestId: req.requestId, method: match.route.method, dryRun,
+        present: (obj, version) => shape(obj, version ? { ...ctx, apiVersion: version } : ctx, registry),
+      };
       const save = (r: Rendered) => {
         if (key) store.saveIdempotencyRecord(key, { fingerprint, endpoint, status: r.status, body: r.body, request_id: req.requestId });
       };

@@ -40,6 +40,8 @@ export interface StripeContext {
   method: "GET" | "POST" | "DELETE";
   /** The route's validated parameters (its `params` schema's output); undefined for routes without a schema. */
   args?: unknown;
+  /** Presents any stored object in `version` (default: the request's), as its resource shows it: event payloads use it. */
+  present: (obj: StoredObject, version?: string) => StoredObject;
   /** Runs fn and rolls back everything it wrote, returning what it returned: previews compute a write's result this way. */
   dryRun: <T>(fn: () => T) => T;
 }
@@ -88,7 +90,7 @@ export function route<S extends z.ZodType>(
 }
 
 export interface Resource {
-  /** Store collection; absent for objects derived from others rather than stored (balance transactions). */
+  /** Store collection; absent for objects derived from others rather than stored (balance transactions; events, read from the change log). */
   type?: ObjectType;
   /** Finds a derived object by id (expansion, cursors); stored objects are found in their collection. */
   find?: (id: string, ctx: StripeContext) => StoredObject | null;

@@ -7,6 +7,9 @@ export const CURRENT_API_VERSION = "2026-10-28.endive";
 /** The release that moved fields agents trained on older docs still read (invoice.charge, subscription.current_period_end...). */
 export const BASIL = "2025-03-31";
 
+/** The release that moved a discount's and a promotion code's coupon under `source` / `promotion`. */
+export const CLOVER = "2025-09-30";
+
 const VERSION = /^(\d{4})-(\d{2})-(\d{2})(?:\.([a-z]+))?$/;
 
 /** Named major releases, oldest first; dated versions from the first one on carry the name. */

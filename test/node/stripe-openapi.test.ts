@@ -80,6 +80,25 @@ const STEPS: Step[] = [
   ["GET", "/v1/customers/cus_AcmeGarnet"],
   ["GET", "/v1/balance_transactions", { type: "refund" }],
   ["GET", "/v1/charges/ch_AcmeNorthwindDup", { "expand[0]": "balance_transaction" }],
+  // Coupons, promotion codes, discounts, tax ids, events.
+  ["GET", "/v1/coupons"],
+  ["POST", "/v1/coupons", { percent_off: "12.5", duration: "forever", name: "Twelve and a half" }],
+  ["POST", "/v1/coupons/ACME-GOODWILL-20", { "metadata[ticket]": "T-1" }],
+  ["GET", "/v1/promotion_codes", { coupon: "ACME-LOYALTY-15" }],
+  ["GET", "/v1/promotion_codes/promo_AcmeComeback", { "expand[0]": "customer" }],
+  ["GET", "/v1/customers/cus_AcmeFjord"],
+  ["POST", "/v1/subscriptions/sub_AcmeLumen", { "discounts[0][promotion_code]": "promo_AcmeComeback", "expand[0]": "discounts" }],
+  ["POST", "/v1/invoices/create_preview", { subscription: "sub_AcmeLumen" }],
+  ["GET", "/v1/invoices/upcoming", { subscription: "sub_AcmeFjord" }],
+  ["POST", "/v1/subscriptions", { customer: "cus_AcmeKestrel", "items[0][price]": "price_AcmeScaleMonthly", "discounts[0][coupon]": "ACME-GOODWILL-20", "expand[0]": "latest_invoice" }],
+  ["DELETE", "/v1/subscriptions/sub_AcmeLumen/discount"],
+  ["DELETE", "/v1/customers/cus_AcmeFjord/discount"],
+  ["GET", "/v1/customers/cus_AcmeMosaic/tax_ids"],
+  ["POST", "/v1/customers/cus_AcmeMosaic/tax_ids", { type: "gb_vat", value: "GB123456789" }],
+  ["POST", "/v1/customers/cus_AcmeMosaic/tax_ids", { type: "gb_vat", value: "12" }],
+  ["DELETE", "/v1/customers/cus_AcmeMosaic/tax_ids/txi_AcmeMosaicVat"],
+  ["GET", "/v1/events", { limit: "100" }],
+  ["GET", "/v1/events", { type: "customer.discount.deleted" }],
 ];
 
 /** Every object the twin serves (its `object`, deleted_<object> for deletion stubs, error for the envelope). */
@@ -202,7 +221,7 @@ describe("billing twin responses against Stripe's own schemas", () => {
     // invoice_payment arrived with 2025-03-31; that version's document is the declarations' check below.
     const { failures, seen } = await run("2020-08-27", set, (n) => n === "invoice_payment");
     expect(report(failures)).toBe("");
-    expect([...seen].sort()).toEqual(expect.arrayContaining(["balance", "balance_transaction", "dispute", "payment_method", "charge", "credit_note", "customer", "customer_balance_transaction", "error", "invoice", "invoiceitem", "line_item", "payment_intent", "price", "product", "refund", "subscription", "subscription_item"]));
+    expect([...seen].sort()).toEqual(expect.arrayContaining(["balance", "balance_transaction", "charge", "coupon", "credit_note", "customer", "customer_balance_transaction", "deleted_discount", "deleted_tax_id", "dispute", "error", "event", "invoice", "invoiceitem", "line_item", "payment_intent", "payment_method", "price", "product", "promotion_code", "refund", "subscription", "subscription_item", "tax_id"]));
   });
 
   it("carry every field the official client declares under its current version", async () => {
@@ -210,6 +229,6 @@ describe("billing twin responses against Stripe's own schemas", () => {
     // The client declares no schema for the error envelope (errors are version-independent: checked above).
     const { failures, seen } = await run(set.source.match(/API ([^)]+)/)![1], set, (n) => n === "error");
     expect(report(failures)).toBe("");
-    expect([...seen].sort()).toEqual(expect.arrayContaining(["balance", "balance_transaction", "dispute", "payment_method", "charge", "credit_note", "customer", "invoice", "invoice_payment", "line_item", "payment_intent", "subscription"]));
+    expect([...seen].sort()).toEqual(expect.arrayContaining(["balance", "balance_transaction", "charge", "coupon", "credit_note", "customer", "deleted_discount", "deleted_tax_id", "dispute", "event", "invoice", "invoice_payment", "line_item", "payment_intent", "payment_method", "promotion_code", "subscription", "tax_id"]));
   });
 });

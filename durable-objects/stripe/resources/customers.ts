@@ -4,12 +4,15 @@ import { z } from "zod";
 import type { SeedDocument } from "../../../src/core/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
-import { invalidParam, noSuch, noSuchParam } from "../errors";
+import { invalidParam, noSuch, noSuchParam, unknownParam } from "../errors";
 import { paginate, embeddedList } from "../list";
 import { applyMetadata, array, emptyable, int, listShape, metadata, oneOf, range, inRange, searchShape, str, strict, type MetadataParam } from "../params";
 import { searchPage } from "../search";
 import { route, type Resource, type StripeContext } from "../types";
 import { applyBalanceChange } from "./customer-balance";
+import { customerTaxIds } from "./tax-ids";
+import { presentDiscount, seededCustomerDiscount, setCustomerDiscount } from "./discounts";
+import { isPreBasil } from "../versions";
 import { cancelSubscriptionNow } from "./subscriptions";
 
 const address = () =>
@@ -37,8 +40,10 @@ const writable = {
   shipping: shipping().optional(),
   tax_exempt: emptyable(oneOf(["none", "exempt", "reverse"])).optional(),
 };
-const createParams = strict(writable);
-const updateParams = strict({ ...writable, default_source: emptyable(str()).optional() });
+// coupon and promotion_code: accepted before 2025-03-31 only (withDiscount refuses them later, as the API does).
+const discountParams = { coupon: str().optional(), promotion_code: str().optional() };
+const createParams = strict({ ...writable, ...discountParams });
+const updateParams = strict({ ...writable, ...discountParams, default_source: emptyable(str()).optional() });
 type WritableArgs = z.output<typeof updateParams>;
 
 function fullAddress(a: Record<string, string> | null | undefined): Record<string, string | null> | null {
@@ -63,7 +68,7 @@ export function customerShape(fields: Partial<StoredObject> & { id: string; crea
     default_source: fields.default_source ?? null,
     delinquent: fields.delinquent ?? false,
     description: fields.description ?? null,
-    discount: null,
+    discount: fields.discount ?? null,
     email: fields.email ?? null,
     invoice_prefix: fields.invoice_prefix ?? invoicePrefix(fields.id),
     invoice_settings: fields.invoice_settings ?? { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
@@ -82,7 +87,7 @@ export function customerShape(fields: Partial<StoredObject> & { id: string; crea
 function seedCustomers(doc: SeedDocument, ctx: SeedContext): SeedRow[] {
   return doc.data.customers.map((c) => {
     const created = c.created ?? ctx.clock;
-    const obj = customerShape({ ...c, created, currency: c.currency ?? (c.balance ? doc.currency : null) });
+    const obj = customerShape({ ...c, created, currency: c.currency ?? (c.balance ? doc.currency : null), discount: seededCustomerDiscount(doc, c, ctx) });
     return { type: "customers", obj, customer: c.id, created };
   });
 }
@@ -168,6 +173,18 @@ export function retrieveCustomer(store: Store, id: string): StoredObject {
   return c;
 }
 
+/** The older versions' coupon / promotion_code on a customer write: a new discount replacing the old one. */
+function withDiscount(ctx: StripeContext, a: { coupon?: string; promotion_code?: string }, write: () => StoredObject): StoredObject {
+  const legacy = isPreBasil(ctx.apiVersion);
+  for (const k of ["coupon", "promotion_code"] as const) if (!legacy && a[k] !== undefined) throw unknownParam(k);
+  const c = write();
+  if (a.coupon === undefined && a.promotion_code === undefined) return c;
+  // An empty coupon removes the customer's discount.
+  const spec = a.coupon === "" ? null : a.coupon !== undefined ? { coupon: a.coupon } : { promotion_code: a.promotion_code };
+  setCustomerDiscount(ctx.store, c.id, spec, a.coupon !== undefined ? "coupon" : "promotion_code");
+  return ctx.store.get("customers", c.id)!;
+}
+
 const listParams = strict({ ...listShape, email: str().optional(), created: range().optional(), test_clock: str().optional() });
 
 function listCustomers(ctx: StripeContext, a: z.output<typeof listParams>) {
@@ -181,12 +198,13 @@ export const customers: Resource = {
   object: "customer",
   prefix: "cus",
   seed: seedCustomers,
-  expandable: ["default_source", "invoice_settings.default_payment_method", "test_clock"],
+  expandable: ["default_source", "discount.customer", "discount.promotion_code", "invoice_settings.default_payment_method", "test_clock"],
+  present: (c, ctx) => (c.discount ? { ...c, discount: presentDiscount(c.discount as StoredObject, ctx) } : c),
   includable: {
     subscriptions: (c, ctx) =>
       embeddedList(ctx.store.list("subscriptions", { customer: c.id }).filter((s) => s.status !== "canceled"), `/v1/customers/${c.id}/subscriptions`),
     sources: (c) => embeddedList([], `/v1/customers/${c.id}/sources`),
-    tax_ids: (c) => embeddedList([], `/v1/customers/${c.id}/tax_ids`),
+    tax_ids: (c, ctx) => embeddedList(customerTaxIds(ctx.store, c.id), `/v1/customers/${c.id}/tax_ids`),
   },
   searchFields: {
     created: { kind: "number" },
@@ -195,13 +213,13 @@ export const customers: Resource = {
     phone: { kind: "string" },
   },
   routes: [
-    route("POST", "/v1/customers", createParams, (ctx, a) => createCustomer(ctx.store, a)),
+    route("POST", "/v1/customers", createParams, (ctx, a) => withDiscount(ctx, a, () => createCustomer(ctx.store, a))),
     route("GET", "/v1/customers", listParams, listCustomers),
     route("GET", "/v1/customers/search", strict(searchShape), (ctx, a) =>
       searchPage(ctx.store.list("customers"), a, "/v1/customers/search", customers.searchFields!, "customer"),
     ),
     route("GET", "/v1/customers/:id", strict({}), (ctx, _a, p) => retrieveCustomer(ctx.store, p.id)),
-    route("POST", "/v1/customers/:id", updateParams, (ctx, a, p) => updateCustomer(ctx.store, p.id, a)),
+    route("POST", "/v1/customers/:id", updateParams, (ctx, a, p) => withDiscount(ctx, a, () => updateCustomer(ctx.store, p.id, a))),
     route("DELETE", "/v1/customers/:id", strict({}), (ctx, _a, p) => deleteCustomer(ctx.store, p.id)),
   ],
 };

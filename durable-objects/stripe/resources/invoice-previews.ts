@@ -13,6 +13,8 @@ import { requireCustomer } from "./customer-balance";
 import { endingBalance, type InvoiceDoc } from "./money/invoice-math";
 import { invoiceDocument } from "./money/invoice-doc";
 import { legacyLine } from "./money/invoice-present";
+import { applyDiscounts, withDiscountFigures } from "./money/invoice-discounts";
+import { activeDiscounts } from "./discounts";
 
 const previewParams = strict({ customer: str().optional(), subscription: str().optional() });
 type PreviewArgs = { customer?: string; subscription?: string };
@@ -88,11 +90,12 @@ function previewInvoice(store: Store, a: PreviewArgs, id: string | null): Invoic
       }),
     );
   }
-  const total = lines.reduce((s, l) => s + Number(l.amount), 0);
+  const discounted = applyDiscounts(store, lines, activeDiscounts(store, sub, at));
+  const total = discounted.total;
   const cus = store.get("customers", customer);
   const starting = Number(cus?.balance ?? 0);
   const ending = endingBalance(starting, total);
-  const doc = invoiceDocument({
+  const doc = withDiscountFigures(invoiceDocument({
     id: invoiceId,
     created: at,
     currency: String(sub.currency),
@@ -121,7 +124,7 @@ function previewInvoice(store: Store, a: PreviewArgs, id: string | null): Invoic
     postPaymentCreditNotes: 0,
     statusTransitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
     total,
-  });
+  }), discounted);
   const due = Math.max(0, total + (starting - ending));
   const out: InvoiceDoc = { ...doc, amount_due: due, amount_remaining: due, next_payment_attempt: at, webhooks_delivered_at: null };
   out.lines.url = id ? `/v1/invoices/${id}/lines` : "/v1/invoices/upcoming/lines";

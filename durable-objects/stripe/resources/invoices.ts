@@ -137,6 +137,7 @@ export const invoices: Resource = {
     "customer",
     "default_payment_method",
     "default_source",
+    "discounts",
     "latest_revision",
     "test_clock",
     "on_behalf_of",

@@ -6,6 +6,8 @@ import { applyBalanceChange } from "./customer-balance";
 import { finalizeInvoice, payInvoice } from "./money/invoice-actions";
 import { settle, type InvoiceDoc } from "./money/invoice-math";
 import { invoiceDocument } from "./money/invoice-doc";
+import { applyDiscounts, withDiscountFigures } from "./money/invoice-discounts";
+import { activeDiscounts, endOnceDiscounts } from "./discounts";
 
 type BillingReason = "subscription_create" | "subscription_update" | "subscription_cycle";
 
@@ -18,7 +20,8 @@ function lineFromItem(ii: StoredObject, invoice: string, lineId: string, subscri
     currency: ii.currency,
     description: ii.description,
     discount_amounts: [],
-    discountable: false,
+    // A period's charge takes the subscription's discounts; a proration does not.
+    discountable: ii.proration !== true,
     discounts: [],
     invoice,
     livemode: false,
@@ -57,10 +60,11 @@ export function invoicePendingItems(store: Store, sub: StoredObject, reason: Bil
   const id = store.newId("in");
   const lines = pending.map((ii) => lineFromItem(ii, id, store.newId("il"), sub.id));
   for (const ii of pending) store.update("invoice_items", ii.id, { ...ii, invoice: id });
-  const total = lines.reduce((s, l) => s + Number(l.amount), 0);
+  const discounted = applyDiscounts(store, lines, activeDiscounts(store, sub, now));
+  const total = discounted.total;
   const cus = store.get("customers", customer, { includeDeleted: true });
   const collection = String(sub.collection_method ?? "charge_automatically");
-  const draft: InvoiceDoc = settle(
+  const draft: InvoiceDoc = settle(withDiscountFigures(
     invoiceDocument({
       id,
       created: now,
@@ -91,8 +95,10 @@ export function invoicePendingItems(store: Store, sub: StoredObject, reason: Bil
       statusTransitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
       total,
     }),
-  );
+    discounted,
+  ));
   store.insert("invoices", draft, customer);
+  endOnceDiscounts(store, discounted.discounts);
   store.update("subscriptions", sub.id, { ...store.get("subscriptions", sub.id)!, latest_invoice: id });
   let inv = finalizeInvoice(store, draft);
   // A net credit (a downgrade) is not collected: it goes to the customer's balance for future invoices.

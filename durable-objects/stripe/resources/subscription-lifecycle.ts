@@ -8,6 +8,7 @@ import { applyMetadata, array, bool, emptyable, idStr, int, metadata, oneOf, str
 import { route, type Route } from "../types";
 import { addInterval, type Interval } from "./billing-periods";
 import { requireCustomer } from "./customer-balance";
+import { discountParams, replaceSubscriptionDiscounts, requestedDiscounts, type DiscountSpec } from "./discounts";
 import { createInvoiceItem } from "./invoice-items";
 import { invoicePendingItems } from "./subscription-invoice";
 import { itemShape, productName, requirePriceFor, requireSub, subscriptionShape, updateSubscription, type Item, type SeedSubscription, type Sub } from "./subscriptions";
@@ -17,6 +18,7 @@ const DAY = 86_400;
 const PRORATION = ["always_invoice", "create_prorations", "none"] as const;
 
 const createParams = strict({
+  ...discountParams,
   customer: str(),
   items: array(strict({ price: idStr(), quantity: int({ min: 0 }).optional(), metadata: metadata().optional() })),
   metadata: metadata().optional(),
@@ -53,7 +55,7 @@ function billPeriod(store: Store, sub: Sub, reason: "subscription_create" | "sub
   invoicePendingItems(store, store.get("subscriptions", sub.id)!, reason);
 }
 
-function createSubscription(store: Store, a: z.output<typeof createParams>): StoredObject {
+function createSubscription(store: Store, a: z.output<typeof createParams>, discounts: DiscountSpec[] | null | undefined): StoredObject {
   requireCustomer(store, a.customer);
   if (!a.items.length) throw missingParam("items");
   if (a.collection_method === "send_invoice" && a.days_until_due === undefined) throw missingParam("days_until_due");
@@ -105,8 +107,10 @@ function createSubscription(store: Store, a: z.output<typeof createParams>): Sto
     default_payment_method: a.default_payment_method ?? null,
   };
   store.insert("subscriptions", sub, a.customer);
+  // Redeemed once the subscription exists (a discount names it), before its first invoice so that invoice gets them.
+  if (discounts?.length) store.update("subscriptions", id, { ...sub, discounts: replaceSubscriptionDiscounts(store, sub, discounts) });
   // A trial bills nothing until it ends; otherwise the first period is invoiced (and collected) now.
-  if (!trialEnd) billPeriod(store, sub, "subscription_create");
+  if (!trialEnd) billPeriod(store, store.get<Sub>("subscriptions", id)!, "subscription_create");
   return store.get("subscriptions", id)!;
 }
 
@@ -154,7 +158,7 @@ function findItem(store: Store, id: string): { sub: Sub; item: Item } {
 }
 
 export const subscriptionLifecycleRoutes: Route[] = [
-  route("POST", "/v1/subscriptions", createParams, (ctx, a) => createSubscription(ctx.store, a)),
+  route("POST", "/v1/subscriptions", createParams, (ctx, a) => createSubscription(ctx.store, a, requestedDiscounts(ctx, a))),
   route("POST", "/v1/subscriptions/:id/resume", resumeParams, (ctx, a, p) => resumeSubscription(ctx.store, p.id, a)),
   route("POST", "/v1/subscription_items/:id", itemUpdateParams, (ctx, a, p) => {
     const { sub } = findItem(ctx.store, p.id);

@@ -5,13 +5,14 @@ import type { z } from "zod";
 import type { SeedDocument } from "../../../src/core/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
-import { domainError, exclusiveParams, invalidParam, missingParam, noSuch, noSuchParam } from "../errors";
+import { domainError, exclusiveParams, invalidParam, missingParam, noSuch, noSuchParam, unknownParam } from "../errors";
 import { paginate } from "../list";
 import { applyMetadata, array, bool, emptyable, idStr, inRange, int, listShape, metadata, oneOf, range, searchShape, str, strict } from "../params";
 import { searchPage } from "../search";
 import { route, type Resource, type StripeContext } from "../types";
 import { isPreBasil } from "../versions";
 import { addInterval, prorate, shortDate, type Interval } from "./billing-periods";
+import { discountParams, presentDiscount, replaceSubscriptionDiscounts, requestedDiscounts, type DiscountSpec } from "./discounts";
 import { createInvoiceItem } from "./invoice-items";
 import { seedPriceObjects } from "./prices";
 import { invoicePendingItems } from "./subscription-invoice";
@@ -261,6 +262,7 @@ const itemParam = strict({
 });
 
 const updateParams = strict({
+  ...discountParams,
   cancel_at: emptyable(int()).optional(),
   cancel_at_period_end: bool().optional(),
   cancellation_details: strict({ comment: emptyable(str()).optional(), feedback: emptyable(oneOf(FEEDBACK)).optional() }).optional(),
@@ -276,12 +278,15 @@ const updateParams = strict({
   proration_date: int().optional(),
   trial_end: emptyable(str()).optional(),
 });
-type UpdateArgs = z.output<typeof updateParams>;
+type UpdateArgs = Omit<z.output<typeof updateParams>, "coupon" | "promotion_code" | "discounts"> & { discounts?: DiscountSpec[] | null };
 
 const CANCELED_EDITABLE = new Set(["metadata", "cancellation_details"]);
 
 export function updateSubscription(store: Store, id: string, a: UpdateArgs): StoredObject {
   let sub = requireSub(store, id);
+  if (a.discounts !== undefined && sub.status !== "canceled" && sub.status !== "incomplete_expired") {
+    sub = { ...sub, discounts: replaceSubscriptionDiscounts(store, sub, a.discounts) };
+  }
   const now = store.now();
   if (sub.status === "canceled" || sub.status === "incomplete_expired") {
     const extra = Object.keys(a).filter((k) => !CANCELED_EDITABLE.has(k) && a[k as keyof UpdateArgs] !== undefined);
@@ -479,10 +484,16 @@ function presentSubscription(sub: StoredObject, ctx: StripeContext): StoredObjec
     ...s,
     current_period_end: periodEnd(items),
     current_period_start: periodStart(items),
-    discount: null,
+    discount: firstDiscount(s, ctx),
     plan: single ? single.plan : null,
     quantity: single ? single.quantity : null,
   };
+}
+
+function firstDiscount(sub: Sub, ctx: StripeContext): StoredObject | null {
+  const id = ((sub.discounts as string[] | undefined) ?? [])[0];
+  const d = id ? ctx.store.get("discounts", id) : null;
+  return d ? presentDiscount(d, ctx) : null;
 }
 
 export const subscriptions: Resource = {
@@ -490,7 +501,7 @@ export const subscriptions: Resource = {
   object: "subscription",
   prefix: "sub",
   seed: seedSubscriptions,
-  expandable: ["customer", "default_payment_method", "default_source", "latest_invoice", "pending_setup_intent", "schedule", "test_clock"],
+  expandable: ["customer", "default_payment_method", "default_source", "discounts", "latest_invoice", "pending_setup_intent", "schedule", "test_clock"],
   searchFields: {
     created: { kind: "number" },
     status: { kind: "token" },
@@ -502,7 +513,10 @@ export const subscriptions: Resource = {
       searchPage(ctx.store.list("subscriptions"), a, "/v1/subscriptions/search", subscriptions.searchFields!, "subscription"),
     ),
     route("GET", "/v1/subscriptions/:id", strict({}), (ctx, _a, p) => requireSub(ctx.store, p.id)),
-    route("POST", "/v1/subscriptions/:id", updateParams, (ctx, a, p) => updateSubscription(ctx.store, p.id, a)),
+    route("POST", "/v1/subscriptions/:id", updateParams, (ctx, a, p) => {
+      const { coupon: _c, promotion_code: _p, discounts: _d, ...rest } = a;
+      return updateSubscription(ctx.store, p.id, { ...rest, discounts: requestedDiscounts(ctx, a) });
+    }),
     route("DELETE", "/v1/subscriptions/:id", cancelParams, (ctx, a, p) => cancelSubscription(ctx.store, p.id, a)),
     ...subscriptionLifecycleRoutes,
     // Subscription items live inside their subscription; these read them where the items list's url points.

@@ -17,6 +17,11 @@ export const OBJECT_TYPES = [
   "invoice_items",
   "disputes",
   "payment_methods",
+  "coupons",
+  "promotion_codes",
+  /** Coupons applied to a customer or a subscription; the owner's own document carries them too. */
+  "discounts",
+  "tax_ids",
   "tickets",
   "ticket_comments",
   "users",

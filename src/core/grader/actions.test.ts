@@ -136,6 +136,20 @@ describe("deriveActions", () => {
     ]);
   });
 
+  it("reads a discount given or taken away as one account change, not its coupon's redemption count", () => {
+    const di = { id: "di_1", object: "discount", customer: "cus_alice", subscription: "sub_a", promotion_code: null, source: { coupon: "SORRY", type: "coupon" }, start: 1 };
+    const w = world()
+      .create("discounts", di, "cus_alice")
+      .create("coupons", { id: "SORRY", object: "coupon", percent_off: 10, times_redeemed: 0, valid: true }, null)
+      .update("coupons", "SORRY", { times_redeemed: 1 });
+    const { actions, changes } = deriveActions(w.diff());
+    expect(actions).toEqual([]);
+    expect(changes.map((c) => [c.kind, c.summary])).toEqual([
+      ["edit", "applied coupon SORRY to sub_a"],
+      ["other", "created coupon SORRY"],
+    ]);
+  });
+
   it("reads deleted customers, created subscriptions and created charges as actions", () => {
     const w = world()
       .delete("customers", "cus_dave")

@@ -25,11 +25,14 @@ const BOOKKEEPING = /^(updated|livemode)$/;
 const DERIVED: Partial<Record<DiffEntry["type"], RegExp>> = {
   charges: /^(amount_refunded|refunded|refunds(\..+)?|balance_transaction)$/,
   payment_intents: /^(amount_refunded|latest_charge|status|amount_received|charges(\..+)?)$/,
-  customers: /^(balance|invoice_credit_balance(\..+)?|cash_balance(\..+)?|delinquent|subscriptions(\..+)?)$/,
+  customers: /^(balance|invoice_credit_balance(\..+)?|cash_balance(\..+)?|delinquent|subscriptions(\..+)?|discount(\..+)?)$/,
   invoices:
     /^(status|status_transitions(\..+)?|amount_due|amount_remaining|amount_paid|amount_overpaid|post_payment_credit_notes_amount|pre_payment_credit_notes_amount|ending_balance|starting_balance|paid|paid_out_of_band|attempted|attempt_count|next_payment_attempt|auto_advance|payments(\..+)?|charge|payment_intent)$/,
   subscriptions:
-    /^(status|canceled_at|ended_at|cancel_at|cancel_at_period_end|items(\..+)?|plan(\..+)?|quantity|latest_invoice|current_period_start|current_period_end|billing_cycle_anchor|pending_update(\..+)?)$/,
+    /^(status|canceled_at|ended_at|cancel_at|cancel_at_period_end|items(\..+)?|plan(\..+)?|quantity|latest_invoice|current_period_start|current_period_end|billing_cycle_anchor|pending_update(\..+)?|discounts(\..+)?)$/,
+  // Redemptions follow from the discount they made (read on the discount itself).
+  coupons: /^(times_redeemed|valid)$/,
+  promotion_codes: /^times_redeemed$/,
   refunds: /^(status|failure_reason)$/,
   credit_notes: /^(status|voided_at)$/,
   disputes: /^(evidence_details(\..+)?|is_charge_refundable|status)$/,
@@ -202,6 +205,16 @@ export function deriveActions(diff: WorldDiff, opts: { objects?: WorldObjects; c
           const card = isObj(a.card) ? `${str(a.card, "brand") ?? "card"} ending ${str(a.card, "last4") ?? "?"}` : "payment method";
           other(e, `removed ${card} (${e.id}) from ${from}`, ["customer"], "edit");
         } else updatedOrOther(e);
+        break;
+      }
+      case "discounts": {
+        // The goodwill gesture itself: its owner's discount field and the coupon's redemption count follow from it.
+        const d = e.op === "deleted" ? b : a;
+        const coupon = isObj(d?.source) ? ref(d.source as Obj, "coupon") : null;
+        const owner = ref(d, "subscription") ?? ref(d, "customer") ?? "?";
+        if (e.op === "created") other(e, `applied coupon ${coupon ?? "?"} to ${owner}${ref(d, "promotion_code") ? ` (promotion code ${ref(d, "promotion_code")})` : ""}`, undefined, "edit");
+        else if (e.op === "deleted") other(e, `removed the discount of coupon ${coupon ?? "?"} from ${owner}`, undefined, "edit");
+        else leftover(e);
         break;
       }
       default:

@@ -65,10 +65,20 @@ export function checkReferences(seed: SeedDocument): SeedIssue[] {
   ids(d.macros ?? [], "macros");
   ids(d.ticket_fields ?? [], "ticket_fields");
   ids(d.disputes ?? [], "disputes");
+  const coupons = ids(d.coupons ?? [], "coupons");
+  ids(d.promotion_codes ?? [], "promotion_codes");
+  ids(d.tax_ids ?? [], "tax_ids");
   const ref = (set: Set<string | number>, v: string | number | null | undefined, path: string, what: string) => {
     if (v !== null && v !== undefined && !set.has(v)) issues.push({ path, message: `no ${what} ${v} in the seed` });
   };
   d.prices.forEach((p, i) => ref(products, p.product, `data.prices[${i}].product`, "product"));
+  d.customers.forEach((c, i) => ref(coupons, c.coupon, `data.customers[${i}].coupon`, "coupon"));
+  (d.coupons ?? []).forEach((c, i) => c.applies_to?.products.forEach((p, j) => ref(products, p, `data.coupons[${i}].applies_to.products[${j}]`, "product")));
+  (d.promotion_codes ?? []).forEach((p, i) => {
+    ref(coupons, p.coupon, `data.promotion_codes[${i}].coupon`, "coupon");
+    ref(customers, p.customer, `data.promotion_codes[${i}].customer`, "customer");
+  });
+  (d.tax_ids ?? []).forEach((t, i) => ref(customers, t.customer, `data.tax_ids[${i}].customer`, "customer"));
   d.subscriptions.forEach((s, i) => {
     ref(customers, s.customer, `data.subscriptions[${i}].customer`, "customer");
     ref(invoices, s.latest_invoice, `data.subscriptions[${i}].latest_invoice`, "invoice");

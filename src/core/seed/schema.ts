@@ -23,6 +23,8 @@ export const seedCustomer = z.strictObject({
   description: z.string().nullable().optional(),
   phone: z.string().nullable().optional(),
   delinquent: z.boolean().optional(),
+  /** A coupon of the seed applied to the customer (its discount starts at the customer's creation). */
+  coupon: z.string().optional(),
   metadata,
 });
 
@@ -312,6 +314,53 @@ export const seedUser = z.strictObject({
   created_at: z.string().datetime().optional(),
 });
 
+/** A coupon: percent or amount off (the amount in the seed's currency unless given), once, repeating or forever. */
+export const seedCoupon = z
+  .strictObject({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, "must be letters, digits, dashes and underscores"),
+    name: z.string().nullable().optional(),
+    percent_off: z.number().positive().max(100).optional(),
+    amount_off: amount.positive().optional(),
+    currency: currency.optional(),
+    duration: z.enum(["forever", "once", "repeating"]),
+    duration_in_months: z.number().int().positive().optional(),
+    max_redemptions: z.number().int().positive().optional(),
+    redeem_by: ts.optional(),
+    times_redeemed: z.number().int().nonnegative().optional(),
+    applies_to: z.strictObject({ products: z.array(id("prod")) }).optional(),
+    created: ts.optional(),
+    metadata,
+  })
+  .superRefine((c, ctx) => {
+    if ((c.percent_off === undefined) === (c.amount_off === undefined)) ctx.addIssue({ code: "custom", path: ["percent_off"], message: "a coupon takes exactly one of percent_off and amount_off" });
+    if ((c.duration === "repeating") !== (c.duration_in_months !== undefined)) ctx.addIssue({ code: "custom", path: ["duration_in_months"], message: "duration_in_months goes with duration repeating, and only with it" });
+  });
+
+export const seedPromotionCode = z.strictObject({
+  id: id("promo"),
+  code: z.string().regex(/^[A-Za-z0-9]{1,500}$/, "must be letters and digits"),
+  coupon: z.string(),
+  active: z.boolean().optional(),
+  customer: id("cus").nullable().optional(),
+  expires_at: ts.optional(),
+  max_redemptions: z.number().int().positive().optional(),
+  first_time_transaction: z.boolean().optional(),
+  /** In the seed's currency. */
+  minimum_amount: amount.positive().optional(),
+  created: ts.optional(),
+  metadata,
+});
+
+/** A customer's tax id; its country is derived from the type (and, for EU VAT, the value's prefix). */
+export const seedTaxId = z.strictObject({
+  id: id("txi"),
+  customer: id("cus"),
+  type: z.string().regex(/^[a-z]{2}_[a-z_]+$/, "must be a tax id type such as eu_vat or us_ein"),
+  value: z.string().min(1),
+  verification: z.enum(["pending", "unavailable", "unverified", "verified"]).optional(),
+  created: ts.optional(),
+});
+
 export const seedOrganization = z.strictObject({
   id: z.number().int().positive(),
   name: z.string().min(1),
@@ -371,6 +420,10 @@ export const seedData = z.strictObject({
   refunds: z.array(seedRefund).default([]),
   credit_notes: z.array(seedCreditNote).default([]),
   balance_transactions: z.array(seedBalanceTransaction).default([]),
+  // Optional rather than defaulted, like the desk's directory below: older seeds keep their hash.
+  coupons: z.array(seedCoupon).optional(),
+  promotion_codes: z.array(seedPromotionCode).optional(),
+  tax_ids: z.array(seedTaxId).optional(),
   tickets: z.array(seedTicket).default([]),
   users: z.array(seedUser).default([]),
   // Optional rather than defaulted: a seed without them keeps the hash it had before the desk's directory existed.

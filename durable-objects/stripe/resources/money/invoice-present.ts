@@ -7,6 +7,7 @@ import type { StripeContext } from "../../types";
 import { BASIL, versionBefore } from "../../versions";
 import { defaultPayment, type InvoiceDoc } from "./invoice-math";
 import { chargeOfPayment, paymentIntentOf } from "./links";
+import { presentDiscount } from "../discounts";
 
 const EMBEDDED_LINES = 10;
 
@@ -31,7 +32,7 @@ export function presentInvoice(obj: StoredObject, ctx: StripeContext): StoredObj
   return {
     ...legacyOut,
     charge: paidPayment ? (chargeOfPayment(ctx.store, paidPayment)?.id ?? null) : null,
-    discount: null,
+    discount: legacyDiscount(inv, ctx),
     paid: inv.status === "paid",
     paid_out_of_band: inv.amount_paid_off_stripe > 0,
     payment_intent: pay ? paymentIntentOf(pay) : null,
@@ -40,6 +41,15 @@ export function presentInvoice(obj: StoredObject, ctx: StripeContext): StoredObj
     // Tax lines by rate, which 2025-03-31 replaced by total_taxes; the twin charges no tax.
     total_tax_amounts: [],
   } as StoredObject;
+}
+
+/** The single `discount` older versions showed: the invoice's first, as it was when it applied. */
+function legacyDiscount(inv: InvoiceDoc, ctx: StripeContext): StoredObject | null {
+  const id = ((inv.discounts as string[] | undefined) ?? [])[0];
+  const d = id ? ctx.store.get("discounts", id, { includeDeleted: true }) : null;
+  if (!d) return null;
+  const { deleted: _deleted, ...rest } = d;
+  return presentDiscount({ end: null, ...rest } as StoredObject, ctx);
 }
 
 /** A line item in its pre-2025-03-31 shape. */
