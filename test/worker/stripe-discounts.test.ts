@@ -3,16 +3,7 @@
 // discount in the next invoice's preview and on the first invoice, removing it, and each redemption's limits.
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { billingSeed, client, createWorld, diff, NOW, stripe as raw } from "./stripe-helpers";
-
-async function rejects(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Stripe.errors.StripeError;
-  }
-  throw new Error("expected the call to fail");
-}
+import { billingSeed, client, createWorld, diff, NOW, rejects, stripe as raw } from "./stripe-helpers";
 
 /** billingSeed plus a seeded coupon, a promotion code for it, and Carol holding a coupon already. */
 function discountSeed() {

@@ -1,16 +1,7 @@
 // Events read back from the world's change log, and customer tax ids, through the official client.
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { billingSeed, client, createWorld, diff, stripe as raw } from "./stripe-helpers";
-
-async function rejects(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Stripe.errors.StripeError;
-  }
-  throw new Error("expected the call to fail");
-}
+import { billingSeed, client, createWorld, diff, rejects, stripe as raw } from "./stripe-helpers";
 
 describe("events", () => {
   it("turns every recorded write into an event with the real type, object and previous attributes", async () => {
