@@ -41,6 +41,13 @@ export function expandResult(result: HandlerResult, paths: string[], ctx: Stripe
   return result;
 }
 
+/** The object an id names: derived resources find their own, stored ones are read (deleted stubs included). */
+function lookup(target: Resource | undefined, id: string, ctx: StripeContext): StoredObject | null {
+  if (!target) return null;
+  if (target.find) return target.find(id, ctx);
+  return target.type ? ctx.store.get(target.type, id, { includeDeleted: true }) : null;
+}
+
 /**
  * Expands `segments` inside `holder`. `res` is the resource whose declaration governs the holder (the holder
  * itself, or an enclosing object when the holder is a plain nested hash, with `prefix` the path inside it).
@@ -69,7 +76,7 @@ function walk(
   if (typeof value === "string") {
     if (!res?.expandable?.includes(declared)) throw cannot(fullPath);
     const target = registry.forId(value);
-    const found = !target ? null : target.find ? target.find(value, ctx) : target.type ? ctx.store.get(target.type, value, { includeDeleted: true }) : null;
+    const found = lookup(target, value, ctx);
     if (!found || !target) return; // a dangling id stays an id
     value = shape(found, ctx, registry);
     holder[field] = value;
@@ -85,7 +92,7 @@ function walk(
     holder[field] = value.map((v) => {
       if (typeof v !== "string") return v;
       const target = registry.forId(v);
-      const found = target?.type ? ctx.store.get(target.type, v, { includeDeleted: true }) : null;
+      const found = lookup(target, v, ctx);
       if (!found || !target) return v;
       const obj = shape(found, ctx, registry);
       walk(obj, rest, target, "", fullPath, ctx, registry);

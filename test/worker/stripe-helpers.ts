@@ -19,16 +19,6 @@ export function client(key: string, opts: { apiVersion?: string } = {}): Stripe 
   });
 }
 
-/** The error a call fails with (the test fails if it succeeds). */
-export async function rejects(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Stripe.errors.StripeError;
-  }
-  throw new Error("expected the call to fail");
-}
-
 export const CLOCK = "2026-09-15T12:00:00Z";
 export const NOW = Date.parse(CLOCK) / 1000;
 const DAY = 86400;
