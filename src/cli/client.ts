@@ -43,7 +43,7 @@ const diffSchema = z.looseObject({
 const traceRecordSchema = z.looseObject({
   seq: z.number(),
   request_id: z.string(),
-  service: z.enum(["stripe", "helpdesk", "tools"]),
+  service: z.enum(["stripe", "helpdesk", "tools", "person"]),
   method: z.string(),
   path: z.string(),
   status: z.number(),

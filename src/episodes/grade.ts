@@ -6,20 +6,13 @@ import type { Env } from "../env";
 import { gradeTask } from "../core/graders/rubric/index";
 import { toolCallsOfTrace } from "../core/replay/index";
 import type { EpisodeGrade, GradeRequest } from "../core/episodes/request";
-import type { PersonTurn } from "../core/person/schema";
+import { transcriptOf } from "../core/person/transcript";
 import { destroyWorld, WorldNotFound } from "../worlds/lifecycle";
 import { serverModel } from "../models/server-client";
 import { getEpisode, putEpisode } from "./store";
 import { readTask } from "./create";
 
 export type EpisodeGrading = { ok: true; grade: EpisodeGrade } | { ok: false; status: 404 | 409 | 500; code: string; message: string };
-
-/** The person as the user, the policy as the assistant; the policy's final output last when it is not already. */
-export function transcriptOf(turns: readonly PersonTurn[], opening: string, output: string | null): EpisodeGrade["transcript"] {
-  const out: EpisodeGrade["transcript"] = turns.length ? turns.map((t) => ({ role: t.role === "person" ? "user" : "assistant", content: t.text })) : [{ role: "user", content: opening }];
-  if (output && !(out.at(-1)?.role === "assistant" && out.at(-1)?.content === output)) out.push({ role: "assistant", content: output });
-  return out;
-}
 
 export async function gradeEpisode(env: Env, id: string, req: GradeRequest, fetcher?: typeof fetch): Promise<EpisodeGrading> {
   const stored = await getEpisode(env, id);

@@ -1,4 +1,4 @@
-// `worlds evals import|check`: portable task files (docs/replay.md) read and their graders checked.
+// `worlds evals import|check|run`: portable task files (docs/replay.md) read, their graders checked, agents run on them.
 import { existsSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { z } from "zod";
@@ -6,9 +6,8 @@ import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { readTaskFile } from "../evals/read";
 import { summaryLine, taskLine, writeBenchmark } from "../evals/import";
 import { checkExitCode, checkLine, checkReferences, checkSummary, needsJudge } from "../evals/check";
-import { DEFAULT_JUDGE_MODEL } from "../../core/judge/settings";
-import { parseModelName } from "../../core/models/index";
-import { setupModelClient } from "../models/setup";
+import { judgeFrom, JUDGE_DEFS, JUDGE_SHAPE } from "../evals/judge-flags";
+import { runCommand, RUN_USAGE } from "../evals/run-command";
 import type { RubricJudge } from "../../core/graders/rubric/index";
 import { reportFlagError } from "./errors";
 import type { Command } from "./types";
@@ -60,31 +59,6 @@ async function importCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-const JUDGE_DEFS: FlagDefs = {
-  judge: { kind: "value", placeholder: "P:M", help: `the model that grades rubric criteria (default ${DEFAULT_JUDGE_MODEL}; openai:<model> or anthropic:<model>)` },
-  "judge-base-url": { kind: "value", placeholder: "URL", help: "the judge's endpoint (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's)" },
-  "judge-timeout": { kind: "value", placeholder: "S", help: "seconds per judge request before it is retried (default: 60)" },
-  "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
-  "no-cache": { kind: "switch", help: "ask the judge again instead of reusing cached answers (.worlds/cache/models)" },
-};
-const JUDGE_SHAPE = {
-  judge: flag.text().optional(),
-  "judge-base-url": flag.url().optional(),
-  "judge-timeout": flag.seconds().optional(),
-  "model-prices": flag.text().optional(),
-  "no-cache": flag.switch(),
-};
-type JudgeFlags = { judge?: string; "judge-base-url"?: string; "judge-timeout"?: number; "model-prices"?: string; "no-cache"?: boolean };
-
-/** The judge from the flags and the environment alone (keys only from there), or why it cannot be had. */
-function judgeFrom(f: JudgeFlags): { ok: true; judge: RubricJudge } | { ok: false; message: string } {
-  const parsed = parseModelName(f.judge ?? DEFAULT_JUDGE_MODEL);
-  if (!parsed.ok) return { ok: false, message: `--judge: ${parsed.message}` };
-  const client = setupModelClient({ model: parsed.value, baseUrl: f["judge-base-url"], noCache: !!f["no-cache"], pricesFile: f["model-prices"], timeoutS: f["judge-timeout"] });
-  if (!client.ok) return { ok: false, message: `the judge: ${client.message} (${client.nextAction})` };
-  return { ok: true, judge: { client: client.client, model: parsed.value } };
-}
-
 const CHECK_DEFS: FlagDefs = {
   ...JUDGE_DEFS,
   grader: { kind: "value", placeholder: "CMD", help: "your own grader, for tasks whose grader kind is not rubric or end_state: a command reading {task, episode} as JSON on stdin and answering {reward, passed}" },
@@ -118,7 +92,7 @@ async function checkCommand(argv: string[]): Promise<number> {
   return checkExitCode(rows);
 }
 
-const SUBS: Record<string, (argv: string[]) => Promise<number>> = { import: importCommand, check: checkCommand };
+const SUBS: Record<string, (argv: string[]) => Promise<number>> = { import: importCommand, check: checkCommand, run: runCommand };
 const USAGE = `worlds evals ${Object.keys(SUBS).join("|")} ...`;
 
 export const evals: Command = {
@@ -126,7 +100,7 @@ export const evals: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
-      (sub ? process.stdout : process.stderr).write(`usage: ${USAGE}\n\n  ${IMPORT_USAGE}\n  ${CHECK_USAGE}\n`);
+      (sub ? process.stdout : process.stderr).write(`usage: ${USAGE}\n\n  ${IMPORT_USAGE}\n  ${CHECK_USAGE}\n  ${RUN_USAGE}\n`);
       return sub ? 0 : 2;
     }
     const handler = Object.hasOwn(SUBS, sub) ? SUBS[sub] : undefined;

@@ -6,18 +6,14 @@ import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
 import { checkOutputPaths, OutputPathError } from "../results/write";
-import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
-import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
+import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE } from "../agent/model-flags";
+import { agentFor as chooseAgent, type ChosenAgent } from "../agent/choose";
 import { FamilyNotFound, loadFamily, resolveFamily, type LoadedFamily, type LoadedTier } from "../families/load";
 import { formatFamilyProblem, staticProblems, worldProblems } from "../families/validate";
 import { applyGate, familyText, measuredRates, outputs, recordedRates, runTiers, writeBack } from "../families/gate";
 import { gateRates } from "../../core/families/gate";
 import { GATE_RUNS } from "../../core/families/vocabulary";
-import type { PassRate } from "../../core/families/schema";
-import { shellLine } from "../../core/results/shell";
 import { reportFlagError } from "./errors";
-import { httpAgent } from "../families/http-agent";
-import type { InProcessAgent } from "../episode/in-process";
 import type { Command } from "./types";
 
 const out = (s: string) => void process.stdout.write(s);
@@ -138,33 +134,8 @@ async function validate(argv: string[]): Promise<number> {
   return problems.length ? 2 : 0;
 }
 
-interface Agent {
-  argv: string[];
-  model: ModelAgent | null;
-  http: InProcessAgent | null;
-  solver: PassRate["solver"];
-  label: string;
-}
-
-export function agentFor(sub: string, f: RunFlags, command: string[] | null): Agent | number {
-  const stray = strayModelFlag(f);
-  if (stray) throw new FlagError(sub, `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
-  const named = [f.model !== undefined, !!command?.length, f["agent-url"] !== undefined].filter(Boolean).length;
-  if (named > 1) throw new FlagError(sub, "--model, --agent-url and an agent command after '--' each name an agent; pick one.");
-  if (named === 0) throw new FlagError(sub, "no agent: put its command after '--' (e.g. -- node examples/agents/careful.mjs), or use --model P:M or --agent-url URL");
-  if (f.model !== undefined) {
-    const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? 2 });
-    if (!set.ok) return fail(sub, `${set.message}\nnext: ${set.nextAction}`);
-    return { argv: set.agent.label, model: set.agent, http: null, solver: "model", label: f.model };
-  }
-  if (f["agent-url"] !== undefined) {
-    const secret = process.env.WORLDS_AGENT_SECRET ?? "";
-    if (secret.length < 16) return fail(sub, "--agent-url needs WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)\nnext: WORLDS_AGENT_SECRET=$(openssl rand -hex 16) and the same secret in your agent");
-    const http = httpAgent(f["agent-url"], secret, `family_${Date.now().toString(36)}`);
-    return { argv: http.label, model: null, http, solver: "agent-url", label: f["agent-url"] };
-  }
-  return { argv: command!, model: null, http: null, solver: "command", label: shellLine(command!) };
-}
+type Agent = ChosenAgent;
+const agentFor = (sub: string, f: RunFlags, command: string[] | null) => chooseAgent(sub, f, command, "family");
 
 async function gate(argv: string[]): Promise<number> {
   const a = parseArgs("family gate", argv, RUN_DEFS, RUN_SCHEMA, { positionals: 1 });

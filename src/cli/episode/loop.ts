@@ -17,7 +17,11 @@ import { annotateRecord, type InProcessAgent } from "./in-process";
 export interface JobEpisode<G> {
   seed: EpisodeSpec["seed"];
   scenario?: unknown;
-  taskJson: string | null;
+  /** The person the agent talks to (a replay task's). */
+  person?: EpisodeSpec["person"];
+  /** Where the world is made when not on the server (`evals run --environment`). */
+  client?: EpisodeSpec["client"];
+  taskJson: EpisodeSpec["taskJson"];
   mode?: EpisodeSpec["mode"];
   keepWorld?: boolean;
   grade(view: WorldView, agent: AgentOutcome): Promise<G> | G;
@@ -40,7 +44,7 @@ export interface EpisodeLoop<J, G, R> {
   /** True once no more episodes should start (a spending cap reached). */
   stop?(): boolean;
   /** Called after each kept episode. */
-  onEpisode?(done: number, total: number): void;
+  onEpisode?(done: number, total: number, kept: R, job: J): void;
 }
 
 /** Runs every job; what `settle` kept, in job order. */
@@ -55,7 +59,7 @@ export async function runEpisodes<J, G, R>(o: EpisodeLoop<J, G, R>): Promise<R[]
         if (o.signal.aborted || o.stop?.()) return;
         const e = o.episode(job);
         const ep = await runEpisode<G>(
-          { client: o.server.client, serverUrl: o.server.url, seed: e.seed, scenario: e.scenario, argv: o.argv, inProcess: o.inProcess, taskJson: e.taskJson, mode: e.mode ?? "isolated", timeoutMs: o.timeoutMs, keepWorld: e.keepWorld ?? false, signal: o.signal, agentSlot },
+          { client: e.client ?? o.server.client, serverUrl: o.server.url, seed: e.seed, scenario: e.scenario, person: e.person, argv: o.argv, inProcess: o.inProcess, taskJson: e.taskJson, mode: e.mode ?? "isolated", timeoutMs: o.timeoutMs, keepWorld: e.keepWorld ?? false, signal: o.signal, agentSlot },
           (view, agent) => e.grade(view, agent),
         );
         o.ran?.(job, ep);
@@ -63,7 +67,7 @@ export async function runEpisodes<J, G, R>(o: EpisodeLoop<J, G, R>): Promise<R[]
         const r = o.settle(job, ep);
         if (r === null) return;
         kept[i] = r;
-        o.onEpisode?.(++done, o.jobs.length);
+        o.onEpisode?.(++done, o.jobs.length, r, job);
       }),
     ),
   );

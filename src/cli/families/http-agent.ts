@@ -21,7 +21,7 @@ export function httpAgent(url: string, secret: string, runId: string): InProcess
       const body: AgentRequestBody = {
         ...assignment,
         mode: "isolated",
-        world: { id: w.id, stripe_api_base: w.stripe_api_base, key: w.key, zendesk_url: w.zendesk_url, mcp_url: w.mcp_url ?? `${ctx.serverUrl}/mcp`, tools_url: w.tools_url ?? `${ctx.serverUrl}/tools/v1` },
+        world: { id: w.id, stripe_api_base: w.stripe_api_base, key: w.key, zendesk_url: w.zendesk_url, mcp_url: w.mcp_url ?? `${ctx.serverUrl}/mcp`, tools_url: w.tools_url ?? `${ctx.serverUrl}/tools/v1`, ...(w.person_url ? { person_url: w.person_url } : {}) },
         run: { id: runId, episode: `${runId}:${w.id}`, repetition },
       };
       const res = await callAgent({ url, secret, timeoutMs: ctx.timeoutMs, episode: body.run.episode, attempt: 1 }, body);

@@ -54,6 +54,7 @@ export const VERDICT_MEANINGS: Record<string, string> = {
   turn_limit: "the agent ran out of turns (or calls) before it finished",
   wrong_state: "the world did not end as the task expects (a tools task: the expected call was not made with exactly the stated values, or no reply; a family tier: a verify check failed)",
   collateral_mutation: "the goal was reached, but another write was accepted too",
+  criteria_unmet: "the task's grader (its rubric criteria, end-state checks, or your own grader) found a criterion not met",
   infra_error: "the trial could not be run or graded (server, world or agent start); it counts as not passed",
 };
 

@@ -266,7 +266,7 @@ td.cell,th.run{text-align:center}
 .chip{display:inline-block;min-width:26px;padding:1px 7px;border-radius:11px;font-size:12px;font-weight:600;white-space:nowrap}
 a .chip{text-decoration:underline dotted}
 .v-passed{background:#dafbe1;color:var(--good)}
-.v-missed,.v-wrong_action,.v-wrong_amount,.v-wrong_target,.v-no_reply,.v-agent{background:#ffebe9;color:var(--bad)}
+.v-missed,.v-wrong_action,.v-wrong_amount,.v-wrong_target,.v-no_reply,.v-agent,.v-malformed_call,.v-turn_limit,.v-wrong_state,.v-collateral_mutation,.v-criteria_unmet{background:#ffebe9;color:var(--bad)}
 .v-overreach{background:#cf222e;color:#fff}.v-false_claim{background:#8250df;color:#fff}
 .v-infra_error{background:#eaeef2;color:var(--muted);border:1px dashed #8c959f}
 .v-policy{color:#8c959f;font-size:18px;line-height:1;background:none}.v-none{color:#8c959f;background:none}

@@ -4,16 +4,18 @@
 import { z } from "zod";
 import { VERDICTS } from "../grader/types";
 import { TOOLS_VERDICTS } from "../tools/grade";
+import { RUBRIC_VERDICTS } from "../graders/rubric/record";
 import { rubricDocument } from "../rubric/schema";
 import { judgeRecord } from "../judge/record";
 import { judgeRunInput } from "./judge";
 
 /**
  * Verdicts a grader gives a keyed task, worst first; null is a policy-only task's. The account grader's words
- * (docs/grading.md), then the tools replay grader's failing words (docs/tools.md): results, statistics and
- * reports read any of them the same way (passed passes, every other word fails).
+ * (docs/grading.md), the tools replay grader's failing words (docs/tools.md), then the criteria graders' (rubric,
+ * end_state, your own; docs/replay.md): results, statistics and reports read any of them the same way (passed
+ * passes, every other word fails).
  */
-export const GRADER_VERDICTS = [...VERDICTS.filter((v) => v !== "passed"), ...TOOLS_VERDICTS] as const;
+export const GRADER_VERDICTS = [...VERDICTS.filter((v) => v !== "passed"), ...TOOLS_VERDICTS.filter((v) => v !== "passed"), ...RUBRIC_VERDICTS] as const;
 export const graderVerdict = z.enum(GRADER_VERDICTS);
 export type GraderVerdict = z.infer<typeof graderVerdict>;
 

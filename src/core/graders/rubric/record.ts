@@ -8,6 +8,13 @@ export const RUBRIC_GRADER = "rubric" as const;
 export const END_STATE_GRADER = "end_state" as const;
 export const RUBRIC_OUTCOMES = ["graded", "error", "skipped_for_budget"] as const;
 
+/**
+ * The verdicts of a run graded by criteria (rubric, end_state, or a grader of your own) in the results contract:
+ * every criterion met, or not. A run the grader could not grade has no verdict: it is an infrastructure error.
+ */
+export const RUBRIC_VERDICTS = ["criteria_unmet", "passed"] as const;
+export type RubricVerdict = (typeof RUBRIC_VERDICTS)[number];
+
 export const criterionResult = z.strictObject({
   id: z.string(),
   claim: z.string(),
