@@ -127,3 +127,18 @@ describe("worlds evals run with a failing judge", () => {
     expect(model.received().filter((r) => r.rule === "storm")).toHaveLength(2);
   }, 240_000);
 });
+
+describe("worlds evals run with the built-in model agent", () => {
+  let model: ScriptedServer;
+  beforeAll(async () => void (model = await scripted("test/fixtures/evals/model-agent.script.yaml")));
+  afterAll(() => model?.close());
+
+  it("--model runs the agent on the scripted model and passes an end-state task", async () => {
+    const res = await evalsRun(model, ["--trials", "1", "--task", "cancel-at-period-end", "--model", "openai:agent-model", "--json", "--json-file", "model/r.json"]);
+    expect(res.code, res.stdout.match(/"reason": "[^"]*"/)?.[0]).toBe(0);
+    const doc = JSON.parse(res.stdout) as Doc;
+    assertValidResults(doc);
+    expect(doc.runs[0].worlds.map((w) => [w.task, w.verdict])).toEqual([["cancel-at-period-end", "passed"]]);
+    expect(model.received().map((r) => r.rule).filter((r) => r !== "person")).toEqual(["find", "cancel", "done"]);
+  }, 240_000);
+});
