@@ -35,9 +35,15 @@ execFileSync(
 }
 
 if (existsSync(join(root, "src", "cli", "main.ts"))) {
+  // Chunk names carry a hash: an earlier build's would linger, and be packed.
+  rmSync(join(root, "dist", "cli"), { recursive: true, force: true });
   await build({
     entryPoints: [join(root, "src", "cli", "main.ts")],
-    outfile: join(root, "dist", "cli", "main.mjs"),
+    // Split at the registry's lazy commands (src/cli/commands/lazy.ts): main.mjs and a chunk per command loaded late.
+    outdir: join(root, "dist", "cli"),
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     bundle: true,
     platform: "node",
     format: "esm",

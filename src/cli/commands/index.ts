@@ -11,7 +11,8 @@ import { seed } from "./seed";
 import { runs } from "./runs";
 import { compare } from "./compare";
 import { model } from "./model";
-import { tools } from "./tools";
+import { lazyCommand } from "./lazy";
+import { TOOLS_SUMMARY } from "./tools-summary";
 import { judge } from "./judge";
 import { evals } from "./evals";
 import { family } from "./family";
@@ -29,7 +30,7 @@ export const COMMANDS: Record<string, Command> = {
   compare,
   model,
   judge,
-  tools,
+  tools: lazyCommand(TOOLS_SUMMARY, async () => (await import("./tools")).tools),
   evals,
   family,
 };

@@ -24,6 +24,7 @@ import { reportFlagError } from "./errors";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
 import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
 import type { Command } from "./types";
+import { TOOLS_SUMMARY } from "./tools-summary";
 
 const out = (s: string) => void process.stdout.write(s);
 const fail = (sub: string, message: string, code = 2) => (process.stderr.write(`worlds tools ${sub}: ${message}\n`), code);
@@ -124,7 +125,7 @@ const USAGE: Record<string, string> = {
 };
 
 export const tools: Command = {
-  summary: "crash tests on your own tools (OpenAI tools, MCP tool lists, OpenAPI), simulated from their schemas",
+  summary: TOOLS_SUMMARY,
   async run(argv) {
     const [sub, ...rest] = argv;
     if (!sub || sub === "--help" || sub === "-h" || !(sub in USAGE)) {
