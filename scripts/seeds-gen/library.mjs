@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { catalog, PLAN_ORDER, PLANS } from "./catalog.mjs";
 import { consistencyProblems } from "./consistency.mjs";
 import { addDisputes } from "./disputes.mjs";
+import { addOffers } from "./offers.mjs";
 import { GROUPS, MACROS, TICKET_FIELDS } from "./desk.mjs";
 import { BENCHMARK_SIZE, INBOX, SCENARIOS, arrivalTimes, ticketLabel } from "./inbox.mjs";
 import { KeyIndex, rubricEntry } from "./keys.mjs";
@@ -45,6 +46,7 @@ export function buildLibrary() {
   buildBackground(L, BACKGROUND_CUSTOMERS, { names: castNames, emails: L.customers.map((c) => c.email), words: L.customers.map((c) => c.name.split(/\s+/)[0]) });
   const ledger = L.finish();
   const disputes = addDisputes(ledger, castIds);
+  const offers = addOffers(ledger, castIds);
   const { products, prices } = catalog();
 
   const seed = {
@@ -66,6 +68,9 @@ export function buildLibrary() {
       refunds: ledger.refunds,
       credit_notes: ledger.credit_notes,
       balance_transactions: ledger.balance_transactions,
+      coupons: offers.coupons,
+      promotion_codes: offers.promotion_codes,
+      tax_ids: offers.tax_ids,
       tickets: tickets.map((t) => ({
         id: t.position,
         subject: t.subject,

@@ -107,6 +107,24 @@ describe("acme-prod-library rubric", () => {
     }
   });
 
+  it("hands out coupons, promotion codes and tax ids on background customers only, never a customer a ticket or key names", () => {
+    const d = seedJson.data;
+    const cast = new Set<string>();
+    const emails = new Set(d.tickets.map((t: { requester: { email: string } }) => t.requester.email));
+    for (const c of d.customers) if (emails.has(c.email)) cast.add(c.id);
+    for (const t of rubricJson.tickets) for (const id of JSON.stringify(t).match(/cus_[A-Za-z0-9]+/g) ?? []) cast.add(id);
+    const touched = [
+      ...d.customers.filter((c: { coupon?: string }) => c.coupon).map((c: { id: string }) => c.id),
+      ...d.promotion_codes.filter((p: { customer?: string }) => p.customer).map((p: { customer: string }) => p.customer),
+      ...d.tax_ids.map((t: { customer: string }) => t.customer),
+    ];
+    expect(touched.length).toBe(9);
+    expect(touched.filter((id) => cast.has(id))).toEqual([]);
+    expect(d.coupons.map((c: { id: string }) => c.id)).toEqual(["GOODWILL-10", "GOODWILL-25", "LOYALTY-15-3M", "RETENTION-50-2M", "PARTNER-20"]);
+    // A coupon's redemptions are the customers it is applied to.
+    for (const c of d.coupons) expect(c.times_redeemed ?? 0, c.id).toBe(d.customers.filter((x: { coupon?: string }) => x.coupon === c.id).length);
+  });
+
   it("keys follow the policy's limits: credits within $50.00, refunds within 30 days and never past what is left", () => {
     const d = seedJson.data;
     const clock = Date.parse(seedJson.clock) / 1000;

@@ -119,6 +119,23 @@ describe("the starter library in a world", () => {
     expect(desk.tickets.map((t) => t.external_id).sort()).toEqual(rubric.tickets.map((t) => t.label).sort());
   });
 
+  it("serves the library's coupons, promotion codes, applied discounts and tax ids through the stripe client", async () => {
+    const base = new URL(world.stripe_api_base);
+    const stripe = new Stripe(world.key, { host: base.hostname, port: Number(base.port), protocol: "http", maxNetworkRetries: 0 });
+    const coupons = await stripe.coupons.list({ limit: 100 });
+    expect(coupons.data.map((c) => c.id).sort()).toEqual(["GOODWILL-10", "GOODWILL-25", "LOYALTY-15-3M", "PARTNER-20", "RETENTION-50-2M"]);
+    const welcome = await stripe.promotionCodes.list({ code: "welcomeback" });
+    expect(welcome.data.map((p) => p.code)).toEqual(["WELCOMEBACK"]);
+    const seedJson = JSON.parse(readFileSync(join(root, "seeds", "acme-prod-library.json"), "utf8"));
+    const discounted = seedJson.data.customers.find((c: { coupon?: string }) => c.coupon === "PARTNER-20");
+    // The client's own version: a discount names its coupon under source (its whole coupon before 2025-09-30).
+    const customer = (await stripe.customers.retrieve(discounted.id)) as Stripe.Customer;
+    expect(customer.discount?.source.coupon).toBe("PARTNER-20");
+    const vat = seedJson.data.tax_ids.find((t: { type: string }) => t.type === "gb_vat");
+    const ids = await stripe.customers.listTaxIds(vat.customer);
+    expect(ids.data.map((t) => [t.type, t.value, t.country])).toEqual([["gb_vat", "GB980780684", "GB"]]);
+  });
+
   it("passes every ticket whose key was followed with a truthful reply", () => {
     const failed = rubric.tickets
       .filter((t) => !isCreditNote(t))
