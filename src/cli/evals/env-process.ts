@@ -83,9 +83,11 @@ export class EnvironmentProcess {
     if (queued !== undefined) return Promise.resolve(queued);
     if (this.ended) return Promise.reject(this.ended);
     return new Promise((resolve, reject) => {
+      // A missing answer puts the stream out of step (a late one would be read as the next request's), so the
+      // process is ended: this request and every later one fail with the reason.
       const timer = setTimeout(() => {
-        this.waiting = null;
-        reject(new EnvironmentError(`${this.cmd} gave no answer to '${op}' within ${this.timeoutMs / 1000} s`));
+        this.end(new EnvironmentError(`${this.cmd} gave no answer to '${op}' within ${this.timeoutMs / 1000} s`));
+        this.kill();
       }, this.timeoutMs);
       this.waiting = {
         resolve: (l) => (clearTimeout(timer), resolve(l)),
