@@ -2,7 +2,7 @@
 // the world's diff. For trying an agent by hand and for scripts that want a world without a tasks file.
 import { z } from "zod";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
-import { connectServer, SERVER_FLAG_DEFS, ServerSetupError } from "../server/connect";
+import { connectOrReport, SERVER_FLAG_DEFS } from "../server/connect";
 import { trapSignals } from "../signals";
 import { runEpisode } from "../episode/episode";
 import { formatDiff } from "../render/diff";
@@ -60,17 +60,8 @@ export const run: Command = {
       throw e;
     }
     const interrupt = trapSignals();
-    let server;
-    try {
-      server = await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt);
-    } catch (e) {
-      interrupt.dispose();
-      if (e instanceof ServerSetupError) {
-        process.stderr.write(`worlds run: ${e.message}\nnext: ${e.nextAction}\n`);
-        return e.exitCode;
-      }
-      throw e;
-    }
+    const server = await connectOrReport({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt, (text, code) => (process.stderr.write(`worlds run: ${text}\n`), code));
+    if (typeof server === "number") return server;
     try {
       const ep = await runEpisode({
         client: server.client,

@@ -6,7 +6,7 @@ import { CannotGenerate, type ToolsTask } from "../../core/tools/tasks/generate"
 import { RecipeRefused } from "../../core/tools/dials/recipes";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { writeOutputs, OutputPathError, checkOutputPaths } from "../results/write";
-import { connectServer, SERVER_FLAG_DEFS, ServerSetupError } from "../server/connect";
+import { connectOrReport, SERVER_FLAG_DEFS } from "../server/connect";
 import { trapSignals } from "../signals";
 import { generateArms, writeArms } from "../tools/generate";
 import { toolsInit } from "../tools/init";
@@ -241,14 +241,8 @@ async function run(argv: string[]): Promise<number> {
   const agentArgv = modelAgent ? modelAgent.label : a.command!;
   checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
   const interrupt = trapSignals();
-  let server;
-  try {
-    server = await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt);
-  } catch (e) {
-    interrupt.dispose();
-    if (e instanceof ServerSetupError) return fail("run", `${e.message}\nnext: ${e.nextAction}`, e.exitCode);
-    throw e;
-  }
+  const server = await connectOrReport({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt, (text, code) => fail("run", text, code));
+  if (typeof server === "number") return server;
   try {
     const total = tasks.length * runs;
     const traces: EpisodeTrace[] = [];
@@ -299,14 +293,8 @@ async function hostedRun(f: RunFlags, agentUrl: string, t: Awaited<ReturnType<ty
   if (missing.length) return fail("run", `a hosted run (--agent-url) needs ${missing.join(", ")}\nnext: e.g. WORLDS_AGENT_SECRET=$(openssl rand -hex 16) worlds tools run --url URL --token T --agent-url AGENT_URL (docs/hosted-runs.md)`);
   checkOutputPaths({ "json-file": f["json-file"], report: f.report, junit: f.junit });
   const interrupt = trapSignals();
-  let server;
-  try {
-    server = await connectServer({ auto: f.server === "auto", url, token }, interrupt);
-  } catch (e) {
-    interrupt.dispose();
-    if (e instanceof ServerSetupError) return fail("run", `${e.message}\nnext: ${e.nextAction}`, e.exitCode);
-    throw e;
-  }
+  const server = await connectOrReport({ auto: f.server === "auto", url, token }, interrupt, (text, code) => fail("run", text, code));
+  if (typeof server === "number") return server;
   try {
     // With --json, stdout holds the results document alone.
     (f.json ? process.stderr : process.stdout).write(`${t.configPath}: ${setLine(t.set)}\n`);

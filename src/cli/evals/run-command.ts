@@ -12,7 +12,7 @@ import { parseModelName } from "../../core/models/index";
 import { sha256Hex } from "../../core/util/canonical";
 import type { EpisodeRecordInput } from "../../core/results/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
-import { connectServer, SERVER_FLAG_DEFS, ServerSetupError } from "../server/connect";
+import { connectOrReport, SERVER_FLAG_DEFS } from "../server/connect";
 import { trapSignals } from "../signals";
 import { checkOutputPaths, OutputPathError, writeOutputs } from "../results/write";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE } from "../agent/model-flags";
@@ -139,14 +139,8 @@ async function run(argv: string[]): Promise<number> {
   checkOutputPaths({ "json-file": jsonPath, report: f.report, junit: f.junit });
   const runs = f.trials ?? f.runs ?? 3;
   const interrupt = trapSignals();
-  let server;
-  try {
-    server = await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt);
-  } catch (e) {
-    interrupt.dispose();
-    if (e instanceof ServerSetupError) return fail(`${e.message}\nnext: ${e.nextAction}`, e.exitCode);
-    throw e;
-  }
+  const server = await connectOrReport({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt, fail);
+  if (typeof server === "number") return server;
   const environments = runnable.some((t) => !isReplayEnvironment(t.task.environment)) ? new OwnEnvironments(f.environment!) : null;
   try {
     await environments?.listen();

@@ -28,6 +28,20 @@ export class ServerSetupError extends Error {
   }
 }
 
+/**
+ * connectServer for a command's run: a setup failure releases the interrupt and goes to `report` as the message
+ * and what to do next, and its exit code is returned instead of a server.
+ */
+export async function connectOrReport(choice: ServerChoice, interrupt: Interrupt, report: (text: string, exitCode: number) => number): Promise<ConnectedServer | number> {
+  try {
+    return await connectServer(choice, interrupt);
+  } catch (e) {
+    interrupt.dispose();
+    if (e instanceof ServerSetupError) return report(`${e.message}\nnext: ${e.nextAction}`, e.exitCode);
+    throw e;
+  }
+}
+
 /** Flags every server-using command shares (see flags.ts for the parser). */
 export const SERVER_FLAG_DEFS = {
   server: { kind: "value", placeholder: "auto", help: "'auto' starts a local server for this command only" },
