@@ -3,6 +3,7 @@
 // the results side: the record carries a verdict word and notes, like every other grader's.
 import type { EpisodeRecordInput, AgentOutcome } from "../results/index";
 import type { RubricDocument } from "../rubric/schema";
+import { subjectOf, taskTicketsRubric } from "../rubric/task-tickets";
 import type { GraderRecord } from "../graders/record";
 import type { RubricVerdict } from "../graders/rubric/record";
 import type { ReplayTally } from "../replay/tally";
@@ -25,36 +26,20 @@ export function evalsAgentTask(task: EvalTask, tools: ReadonlyArray<{ name: stri
   return { id: task.slug, request: task.prompt, tools: tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } })) };
 }
 
-const SUBJECT_CHARS = 120;
-const subjectOf = (text: string) => (text.length > SUBJECT_CHARS ? `${text.slice(0, SUBJECT_CHARS - 3)}...` : text);
-
 /** The tasks as rubric tickets (ticket n = task n), so results count and report each like a keyed task. */
 export function evalsRubric(source: { name: string; hash: string }, tasks: readonly EvalTask[]): RubricDocument {
-  return {
-    version: 1,
-    seed: { name: source.name, hash: source.hash },
-    currency: "usd",
-    mode: "isolated",
-    invariants: [],
-    budget: null,
-    plan_names: [],
-    tickets: tasks.map((task, i) => ({
-      id: i + 1,
+  return taskTicketsRubric(
+    source,
+    tasks.map((task) => ({
       label: task.slug,
       subject: subjectOf(task.prompt.replace(/\s+/g, " ").trim()),
       requester: { email: "person@evals.worlds.invalid", name: task.slug },
-      customer: null,
-      candidates: [],
-      decoys: [],
-      claim: "none",
-      expect: { action: "none", amount: null, target: null, target_any: [], price: null, line: `${task.grader.kind}: ${task.expected ? subjectOf(task.expected) : "every criterion met"}` },
-      terminal_status: ["solved"],
+      line: `${task.grader.kind}: ${task.expected ? subjectOf(task.expected) : "every criterion met"}`,
       // Slices of the report: a failure the task catches, or work it keeps right; and its split.
       trap_class: `${task.origin} (${task.split})`,
-      priority: "normal",
       tags: [...task.tags],
     })),
-  };
+  );
 }
 
 /** A graded run's verdict: every criterion met, or not. A record with no opinion (passed null) is not graded. */

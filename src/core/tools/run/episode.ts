@@ -3,6 +3,7 @@
 // the shared results builder, and the graded record in the results contract.
 import type { AgentOutcome, EpisodeRecordInput } from "../../results/index";
 import type { RubricDocument } from "../../rubric/schema";
+import { subjectOf, taskTicketsRubric } from "../../rubric/task-tickets";
 import type { WorldDiff } from "../../diff/types";
 import { canonicalJson } from "../../util/canonical";
 import type { ToolsGrade, TracedCall } from "../grade";
@@ -37,30 +38,17 @@ const expectedLine = (task: ToolsTask) => task.expected.calls.map((c) => `${c.na
 
 /** The tasks as rubric tickets (ticket n = task n of the list), so results count and report them like keyed tasks. */
 export function toolsRubric(set: { name: string; sha256: string }, tasks: readonly ToolsTask[]): RubricDocument {
-  return {
-    version: 1,
-    seed: { name: set.name, hash: set.sha256 },
-    currency: "usd",
-    mode: "isolated",
-    invariants: [],
-    budget: null,
-    plan_names: [],
-    tickets: tasks.map((task, i) => ({
-      id: i + 1,
+  return taskTicketsRubric(
+    { name: set.name, hash: set.sha256 },
+    tasks.map((task) => ({
       label: task.id,
-      subject: task.request.length > 120 ? `${task.request.slice(0, 117)}...` : task.request,
+      subject: subjectOf(task.request),
       requester: { email: "agent@tools.worlds.invalid", name: set.name },
-      customer: null,
-      candidates: [],
-      decoys: [],
-      claim: "none",
-      expect: { action: "none", amount: null, target: null, target_any: [], price: null, line: expectedLine(task) },
-      terminal_status: ["solved"],
+      line: expectedLine(task),
       trap_class: task.arm,
-      priority: "normal",
       tags: [task.arm],
     })),
-  };
+  );
 }
 
 export interface GradedToolsEpisode {
