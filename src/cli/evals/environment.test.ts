@@ -103,7 +103,8 @@ describe("the surface of an environment of your own", () => {
       const long = await call(`${w.person_url}/respond`, w.key, { method: "POST", body: JSON.stringify({ said: "y".repeat(32_769) }) });
       expect(long.status).toBe(400);
       expect((await call(`${w.tools_url}/list?format=xml`, w.key)).status).toBe(400);
-      const mcp = await call(w.mcp_url, w.key, { method: "POST", body: "{}" });
+      expect(w.mcp_url).toMatch(/\/mcp$/);
+      const mcp = await call(w.mcp_url!, w.key, { method: "POST", body: "{}" });
       expect(mcp.status).toBe(404);
       expect(mcp.body.error?.message).toContain("not MCP");
       // The environment is still in step after every refusal: none of them reached it.
