@@ -5,6 +5,7 @@ import { parseSeed } from "../core/seed/parse";
 import type { SeedDocument } from "../core/seed/schema";
 import { rubricDocument, type RubricDocument } from "../core/rubric/schema";
 import { parseToolsRunPlan, type ToolsRunPlan } from "../core/tools/run/plan";
+import { evalsRunPlan, type EvalsRunPlan } from "../core/evals/hosted";
 
 const JSON_TYPE = { contentType: "application/json" };
 
@@ -53,6 +54,13 @@ export async function loadToolsPlan(env: Env, key: string): Promise<ToolsRunPlan
   const parsed = parseToolsRunPlan(await readJson(env.ARTIFACTS, key));
   if (!parsed.ok) throw new ArtifactError(`${key} is not a valid tools plan: ${parsed.message}`);
   return remember(toolsPlans, key, parsed.plan);
+}
+
+/** An evals run's plan (its task file's text and models), stored by putContent under the run's seed key. */
+export async function loadEvalsPlan(env: Env, key: string): Promise<EvalsRunPlan> {
+  const parsed = evalsRunPlan.safeParse(await readJson(env.ARTIFACTS, key));
+  if (!parsed.success) throw new ArtifactError(`${key} is not a valid evals plan: ${parsed.error.issues[0]?.message ?? ""}`);
+  return parsed.data;
 }
 
 async function readJson(bucket: R2Bucket, key: string): Promise<unknown> {

@@ -5,7 +5,9 @@
 import type { Env } from "../env";
 import { planRun, selectRubric, type RunMode, type RunPlan } from "../core/runs/index";
 import type { RubricDocument } from "../core/rubric/schema";
-import { loadRubric, loadSeed, loadToolsPlan } from "./artifacts";
+import { loadEvalsPlan, loadRubric, loadSeed, loadToolsPlan } from "./artifacts";
+import { loadTasks, type EvalTask } from "../core/evals/index";
+import type { EvalsRunPlan } from "../core/evals/hosted";
 import type { ToolsRunPlan } from "../core/tools/run/plan";
 import { runPlanJson, type RunPlanJson } from "./plan-json";
 import { database, getRun, type RunRow } from "./store";
@@ -17,11 +19,18 @@ export interface RunFacts {
   rubric: RubricDocument;
 }
 
-/** An account run builds worlds from its seed; a tools run from each task's own block in its plan. */
-export type RunContext = RunFacts & ({ kind: "account"; plan: RunPlan } | { kind: "tools"; tools: ToolsRunPlan });
+/** The tasks of an evals run, read again from its plan's text (ticket n = tasks[n-1]). */
+export interface EvalsContext {
+  plan: EvalsRunPlan;
+  tasks: EvalTask[];
+}
+
+/** An account run builds worlds from its seed; a tools run from each task's own block in its plan; an evals run from each task's replay environment. */
+export type RunContext = RunFacts & ({ kind: "account"; plan: RunPlan } | { kind: "tools"; tools: ToolsRunPlan } | { kind: "evals"; evals: EvalsContext });
 
 const facts = new Map<string, Omit<RunFacts, "run">>();
 const plans = new Map<string, RunPlan>();
+const evalsPlans = new Map<string, EvalsContext>();
 const LIMIT = 8;
 
 function remember<T>(cache: Map<string, T>, key: string, value: T): T {
@@ -48,10 +57,24 @@ export async function runFacts(env: Env, runId: string): Promise<RunFacts> {
 export async function runContext(env: Env, runId: string): Promise<RunContext> {
   const f = await runFacts(env, runId);
   if (f.meta.kind === "tools") return { ...f, kind: "tools", tools: await loadToolsPlan(env, f.run.seedKey) };
+  if (f.meta.kind === "evals") return { ...f, kind: "evals", evals: evalsPlans.get(runId) ?? remember(evalsPlans, runId, await evalsContext(env, f.run.seedKey)) };
   const cached = plans.get(runId);
   if (cached) return { ...f, kind: "account", plan: cached };
   const seed = await loadSeed(env, f.run.seedKey);
   const planned = planRun(seed, f.rubric, []);
   if (!planned.ok) throw new Error(`run ${runId}: ${planned.message}`);
   return { ...f, kind: "account", plan: remember(plans, runId, planned.plan) };
+}
+
+async function evalsContext(env: Env, key: string): Promise<EvalsContext> {
+  const plan = await loadEvalsPlan(env, key);
+  const loaded = loadTasks(plan.text, plan.file_name);
+  if (!loaded.ok) throw new Error(`${key}: the stored task file no longer reads: ${loaded.problems[0]?.message ?? ""}`);
+  const bySlug = new Map(loaded.tasks.map((t) => [t.task.slug, t.task]));
+  const tasks = plan.slugs.map((slug) => {
+    const task = bySlug.get(slug);
+    if (!task) throw new Error(`${key}: the stored task file has no task ${slug}`);
+    return task;
+  });
+  return { plan, tasks };
 }

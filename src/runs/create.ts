@@ -1,5 +1,5 @@
 // Starting a hosted run (POST /admin/runs, and every webhook delivery that carries a ticket): compile the tasks
-// (an account run) or generate them from the team's tools (a tools run), store the seed (or the tools plan) and
+// (an account run), generate them from the team's tools (a tools run) or read a portable task file (an evals run), store the seed (or the tools plan) and
 // the rubric under their hashes, write the run and its episodes to D1 in one batch, then
 // put one small message per episode on the queue.
 import { resolveScenario } from "../scenarios/resolve";
@@ -8,6 +8,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_RUNS, DEFAULT_TIMEOUT_S, episodeId, episod
 import type { RubricDocument } from "../core/rubric/schema";
 import type { HostedToolsRequest } from "../core/tools/run/request";
 import { prepareToolsRun } from "./tools/prepare";
+import { prepareEvalsRun } from "./evals/prepare";
 import { randomToken } from "../http/ids";
 import { putContent } from "./artifacts";
 import { rubricKey, seedKey } from "./keys";
@@ -33,7 +34,7 @@ export interface RunOrigin {
 
 /** What either kind of run stores before its episodes are queued. */
 interface PreparedRun {
-  kind: "account" | "tools";
+  kind: "account" | "tools" | "evals";
   file: string;
   hashes: { file: string; seed: string; rubric: string };
   /** Stored at seeds/<hashes.seed>.json: the account seed, or a tools run's plan (its generated tasks). */
@@ -51,7 +52,7 @@ interface PreparedRun {
 type Prepared = { ok: true; value: PreparedRun } | Extract<CreateRunOutcome, { ok: false }>;
 
 export async function createRun(env: Env, req: RunRequest, from: RunOrigin, now = Date.now()): Promise<CreateRunOutcome> {
-  const prepared = req.tools ? await prepareTools(req, req.tools) : await prepareAccount(req);
+  const prepared = req.tools ? await prepareTools(req, req.tools) : req.evals ? await prepareEvals(env, req) : await prepareAccount(req);
   if (!prepared.ok) return prepared;
   const p = prepared.value;
 
@@ -133,7 +134,20 @@ async function prepareTools(req: RunRequest, tools: HostedToolsRequest): Promise
   if (!prepared.ok) return prepared;
   const { file, plan, rubric, hashes, summary } = prepared.value;
   const k = req.runs ?? DEFAULT_RUNS;
+  return { ok: true, value: { kind: "tools", file, hashes, seed: plan, rubric, mode: "isolated", k, only: [], taskCount: plan.tasks.length, jobs: isolatedJobs(k, plan.tasks.length), scenario: null, summary } };
+}
+
+/** Every task once per repetition, each in its own replay world. */
+async function prepareEvals(env: Env, req: RunRequest): Promise<Prepared> {
+  const prepared = await prepareEvalsRun(env, req.evals!, req.task ?? []);
+  if (!prepared.ok) return prepared;
+  const { file, plan, rubric, hashes, summary } = prepared.value;
+  const k = req.runs ?? DEFAULT_RUNS;
+  return { ok: true, value: { kind: "evals", file, hashes, seed: plan, rubric, mode: "isolated", k, only: [], taskCount: plan.slugs.length, jobs: isolatedJobs(k, plan.slugs.length), scenario: null, summary } };
+}
+
+function isolatedJobs(k: number, tasks: number): EpisodeJob[] {
   const jobs: EpisodeJob[] = [];
-  for (let repetition = 1; repetition <= k; repetition++) plan.tasks.forEach((_, i) => jobs.push({ seq: jobs.length + 1, repetition, position: i + 1, tickets: [i + 1] }));
-  return { ok: true, value: { kind: "tools", file, hashes, seed: plan, rubric, mode: "isolated", k, only: [], taskCount: plan.tasks.length, jobs, scenario: null, summary } };
+  for (let repetition = 1; repetition <= k; repetition++) for (let i = 0; i < tasks; i++) jobs.push({ seq: jobs.length + 1, repetition, position: i + 1, tickets: [i + 1] });
+  return jobs;
 }

@@ -9,6 +9,9 @@ import type { EpisodeRecordInput } from "../core/results/index";
 import type { WorldGrade } from "../core/grader/index";
 import type { EpisodeWork } from "./work";
 import { toolsWork } from "./tools/episode";
+import { evalsWork } from "./evals/episode";
+import type { PersonState } from "../../durable-objects/person/conversation";
+import { sha256Hex } from "../core/util/canonical";
 import { createWorld } from "../worlds/lifecycle";
 import { callAgent } from "./agent";
 import { backoffSeconds, CLAIM_GRACE_MS, DEFER_SECONDS, EPISODE_MAX_DELIVERIES, INLINE_RECORD_LIMIT } from "./config";
@@ -87,12 +90,12 @@ const stageOf = (e: unknown): EpisodeError["stage"] => (e instanceof StageError 
 async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery, claim: string, fetcher: typeof fetch, onWorld: (id: string) => void): Promise<Disposition> {
   const db = database(env.DB);
   const { run } = ctx;
-  const work = ctx.kind === "tools" ? toolsWork(ctx, ep) : accountWork(env, ctx, ep, fetcher);
+  const work = ctx.kind === "tools" ? toolsWork(ctx, ep) : ctx.kind === "evals" ? evalsWork(env, ctx, ep, fetcher) : accountWork(env, ctx, ep, fetcher);
   const origin = run.origin ?? "";
 
   let world;
   try {
-    world = await createWorld(env, work.seed, origin, { scenario: ctx.meta.scenario, runId: run.id });
+    world = await createWorld(env, work.seed, origin, { scenario: ctx.meta.scenario, runId: run.id, person: work.person ?? null });
   } catch (e) {
     throw new StageError("world_create", (e as Error).message);
   }
@@ -122,8 +125,10 @@ async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery
     : { exit_code: null, signal: null, timed_out: call.timedOut, start_error: null, error: call.error, duration_ms: call.durationMs };
 
   const stub = env.WORLD.getByName(world.id);
-  const [diff, trace] = await Promise.all([stub.diff(), stub.traceRecords()]);
-  const end = await work.grade({ world: world.id, diff, trace, agent, reply: call.ok ? call.reply : "", replyBytes: call.ok ? call.replyBytes : null });
+  const [diff, trace, person] = await Promise.all([stub.diff(), stub.traceRecords(), work.person ? sha256Hex(world.key).then((h) => stub.personConversation(h)) : null]);
+  const state = person as PersonState | { none: true } | null;
+  const personTurns = state && "conversation" in state ? state.conversation.turns : [];
+  const end = await work.grade({ world: world.id, diff, trace, agent, reply: call.ok ? call.reply : "", replyBytes: call.ok ? call.replyBytes : null, personTurns });
 
   const tKey = traceKey(run.id, ep.seq);
   const lines = trace.map((t) => JSON.stringify(t)).join("\n");

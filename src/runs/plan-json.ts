@@ -3,8 +3,8 @@ import { z } from "zod";
 import { storedJudge } from "../core/judge/hosted";
 
 export const runPlanJson = z.strictObject({
-  /** What the run's worlds are: account (the default, for runs stored before tools runs existed) or tools. */
-  kind: z.enum(["account", "tools"]).default("account"),
+  /** What the run's worlds are: account (the default, for runs stored before tools runs existed), tools or evals. */
+  kind: z.enum(["account", "tools", "evals"]).default("account"),
   file: z.string(),
   hashes: z.strictObject({ file: z.string(), seed: z.string(), rubric: z.string() }),
   /** The `task` filter the run was posted with (ids or positions); empty = every task. */

@@ -1,4 +1,4 @@
-// What differs between the kinds of hosted run in one episode: the world it starts from, what the agent is told,
+// What differs between the kinds of hosted run in one episode: the world it starts from (and its person), what the agent is told,
 // and how the world's end is graded. The episode's skeleton (claim, world, agent call, trace, result, cleanup) is
 // the same for every kind (src/runs/episode.ts).
 import type { AgentOutcome, EpisodeRecordInput, InfraError } from "../core/results/index";
@@ -6,6 +6,8 @@ import type { AgentAssignment, Credits } from "../core/runs/index";
 import type { SeedDocument } from "../core/seed/schema";
 import type { WorldDiff } from "../core/diff/types";
 import type { TraceRecord } from "../../durable-objects/protocol";
+import type { PersonSetup } from "../core/person/setup";
+import type { PersonTurn } from "../core/person/schema";
 
 export interface WorldEndEvidence {
   world: string;
@@ -15,6 +17,8 @@ export interface WorldEndEvidence {
   reply: string;
   /** The reply's whole size when it was cut to the agent reply limit. */
   replyBytes: number | null;
+  /** The person's conversation as the world ended; empty when the world has no person. */
+  personTurns: PersonTurn[];
 }
 
 export interface GradedEnd {
@@ -30,6 +34,8 @@ export interface GradedEnd {
 export interface EpisodeWork {
   tickets: number[];
   seed: SeedDocument;
+  /** The person the agent talks to, set on the world as it is made; absent for none. */
+  person?: PersonSetup | null;
   /** The agent body's kind and task. */
   assignment: AgentAssignment;
   grade(end: WorldEndEvidence): Promise<GradedEnd>;

@@ -14,6 +14,8 @@ export interface ToolsAgentTask {
 }
 import { hostedJudgeRequest } from "../judge/hosted";
 import { hostedToolsRequest } from "../tools/run/request";
+import { hostedEvalsRequest } from "../evals/hosted";
+import type { EvalsAgentTask } from "../evals/episode";
 
 /** The agent's answer is kept up to this many bytes, as a CLI agent's stdout is. */
 export const AGENT_REPLY_LIMIT = 256 * 1024;
@@ -42,6 +44,8 @@ export const runRequest = z.strictObject({
     .optional(),
   /** A tools run (docs/tools.md): the settings and the tool file, as text. Exactly one of tasks and tools. */
   tools: hostedToolsRequest.optional(),
+  /** An evals run (docs/replay.md): a portable task file as text, each task in its replay world. Exactly one of tasks, tools and evals. */
+  evals: hostedEvalsRequest.optional(),
   /** The tasks file's name as the user knows it (results, replay lines); default "tasks.yaml". */
   tasks_file: z.string().min(1).max(500).optional(),
   /** Repetitions; default the file's runs:, else 3. */
@@ -60,11 +64,16 @@ export const runRequest = z.strictObject({
   /** The policy judge for every task (docs/judge.md); its key is the server's secret. */
   judge: hostedJudgeRequest.optional(),
 }).superRefine((r, ctx) => {
-  if ((r.tasks === undefined) === (r.tools === undefined))
-    ctx.addIssue({ code: "custom", path: [r.tasks === undefined ? "tasks" : "tools"], message: "send either tasks (an account run) or tools (a run on your own tools), not both or neither" });
-  if (r.tools && r.mode === "shift") ctx.addIssue({ code: "custom", path: ["mode"], message: "a tools run is isolated: each task gets its own world" });
-  if (r.tools && r.scenario !== undefined && r.scenario !== null) ctx.addIssue({ code: "custom", path: ["scenario"], message: "scenarios shape the billing and help desk twins; a tools world has neither" });
-  if (r.tools && r.judge) ctx.addIssue({ code: "custom", path: ["judge"], message: "the policy judge reads a support reply against a policy; a tools run is graded by replaying its calls" });
+  const kinds = (["tasks", "tools", "evals"] as const).filter((k) => r[k] !== undefined);
+  if (kinds.length !== 1)
+    ctx.addIssue({ code: "custom", path: [kinds[1] ?? "tasks"], message: "send either tasks (an account run), tools (a run on your own tools) or evals (a portable task file), exactly one of them" });
+  for (const kind of ["tools", "evals"] as const) {
+    if (!r[kind]) continue;
+    const what = kind === "tools" ? "a tools run" : "an evals run";
+    if (r.mode === "shift") ctx.addIssue({ code: "custom", path: ["mode"], message: `${what} is isolated: each task gets its own world` });
+    if (r.scenario !== undefined && r.scenario !== null) ctx.addIssue({ code: "custom", path: ["scenario"], message: `scenarios shape the billing and help desk twins; ${what}'s world has neither` });
+    if (r.judge) ctx.addIssue({ code: "custom", path: ["judge"], message: `the policy judge reads a support reply against a policy; ${what} is graded ${kind === "tools" ? "by replaying its calls" : "by each task's own grader (its rubric judge is evals.judge)"}` });
+  }
 });
 export type RunRequest = z.infer<typeof runRequest>;
 
@@ -82,6 +91,11 @@ export type AgentAssignment =
         kind: "tools";
         /** The task's id, its request, and the tools in OpenAI's format, answered at `world.tools_url` (and MCP). */
         task: ToolsAgentTask;
+      }
+    | {
+        kind: "evals";
+        /** The task's slug, its prompt (the person's opening message) and the replay world's tools, answered at `world.tools_url` (and MCP). */
+        task: EvalsAgentTask;
       };
 
 interface AgentRequestCommon {

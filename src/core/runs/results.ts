@@ -8,8 +8,8 @@ import type { RunMode } from "./plan";
 
 export interface HostedResultsInput {
   runId: string;
-  /** account (a tasks file, replayed with passk) or tools (a tools settings file, replayed with tools run). */
-  kind?: "account" | "tools";
+  /** account (a tasks file, replayed with passk), tools (a tools settings file, replayed with tools run) or evals (a portable task file, replayed with evals run). */
+  kind?: "account" | "tools" | "evals";
   /** The server the run was posted to (what `--url` names). */
   origin: string;
   agentUrl: string;
@@ -40,7 +40,7 @@ export function hostedResults(i: HostedResultsInput): Results {
     runs_requested: i.runsRequested,
     tasks: { file: i.file, hashes: i.hashes, pack: null },
     rubric: i.rubric,
-    invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], replay_flags: i.replayFlags ?? [], ...(i.kind === "tools" ? { command: ["tools", "run"], source_flags: ["--config", i.file] } : {}) },
+    invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], replay_flags: i.replayFlags ?? [], ...(i.kind === "tools" ? { command: ["tools", "run"], source_flags: ["--config", i.file] } : i.kind === "evals" ? { command: ["evals", "run"], source_flags: [i.file] } : {}) },
     episodes: i.episodes,
     run_checks: runChecks,
     judge: i.judge ?? null,
@@ -68,6 +68,6 @@ function rewriteSuggestions(results: Results, input: BuildInputRaw, i: HostedRes
 
 /** Reruns one task once against the same server and agent. */
 export function hostedReplay(i: Pick<HostedResultsInput, "kind" | "file" | "origin" | "agentUrl" | "replayFlags">, taskId: string): string {
-  const source = i.kind === "tools" ? ["tools", "run", "--config", i.file] : ["passk", "--tasks", i.file];
+  const source = i.kind === "tools" ? ["tools", "run", "--config", i.file] : i.kind === "evals" ? ["evals", "run", i.file] : ["passk", "--tasks", i.file];
   return shellLine(["worlds", ...source, "--url", i.origin, "--agent-url", i.agentUrl, ...(i.replayFlags ?? []), "--task", taskId, "--runs", "1"]);
 }
