@@ -5,11 +5,11 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import BENCHMARK from "../../examples/evals/benchmark.json?raw";
-import { compileScript, ScriptedModel, scriptedFetch } from "../../src/core/models/scripted/index";
+import { literalEvalsAgent } from "../fixtures/evals/literal-hosted";
 import type { AgentRequestBody } from "../../src/core/runs/index";
 import { hostedEvalsRequest } from "../../src/core/evals/hosted";
 import { prepareEvalsRun } from "../../src/runs/evals/prepare";
-import { admin, call, mockAgent, postRun, replyWith, waitForRun } from "./runs-helpers";
+import { admin, call, mockAgent, mockModelHost, postRun, replyWith, waitForRun } from "./runs-helpers";
 
 /** The benchmark's two replay tasks (its third is an environment of your own, which the server refuses). */
 const REPLAY = JSON.stringify({ ...JSON.parse(BENCHMARK), tasks: JSON.parse(BENCHMARK).tasks.slice(0, 2) }, null, 2);
@@ -40,47 +40,19 @@ const FEE_UNEXPLAINED = {
   },
 };
 
-function mockModel(rules: unknown[]): ScriptedModel {
-  const compiled = compileScript({ version: 1, rules });
-  if (!compiled.ok) throw new Error(compiled.problems.join("\n"));
-  const model = new ScriptedModel(compiled.script);
-  const serve = scriptedFetch(model);
-  const previous = globalThis.fetch;
-  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    return url.host === "model.test" ? serve(input, init) : previous(input, init);
-  }) as typeof fetch;
-  restore.push(() => void (globalThis.fetch = previous));
-  return model;
-}
-
 async function post(url: string, key: string, body: unknown): Promise<Record<string, unknown>> {
   const res = await exports.default.fetch(new Request(url, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) }));
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** Does what each task's plan says over the world's tools and person; it never explains the fee (one criterion unmet). */
-async function literalAgent(body: AgentRequestBody): Promise<string> {
-  if (body.kind !== "evals") throw new Error(`expected an evals episode, got ${body.kind}`);
-  const { tools_url, key, person_url } = body.world;
-  const tool = (name: string, args: unknown) => post(`${tools_url}/call`, key, { name, arguments: args });
-  if (body.task.id === "duplicate-charge-refund") {
-    await tool("orders__get", { order_id: "A-1001" });
-    await tool("refunds__create", { charge_id: "ch_2" });
-    await post(`${person_url}/respond`, key, { said: "What is the email on the account?" });
-    return "I have refunded the duplicate charge.";
-  }
-  await tool("subscriptions__find", { email: "sam@example.com" });
-  await tool("subscriptions__cancel", { subscription_id: "sub_9", at_period_end: true });
-  return "Your Pro plan is cancelled at the end of the paid period, on 2026-06-01.";
-}
+const literalAgent = (body: AgentRequestBody) => literalEvalsAgent(body, post);
 
 const evals = (extra: Record<string, unknown> = {}) => ({ evals: { file: REPLAY, file_name: "benchmark.json", judge: "openai:judge-model", person: "openai:person-model", ...extra } });
 
 describe("POST /admin/runs with evals", () => {
   it("runs every task k times in its replay world with its person: the end-state task passes, the rubric task is criteria_unmet", async () => {
-    mockModel([...PERSON_RULES, FEE_UNEXPLAINED]);
+    restore.push(mockModelHost([...PERSON_RULES, FEE_UNEXPLAINED]).restore);
     const agent = mockAgent(replyWith(literalAgent));
     restore.push(() => agent.restore());
     const posted = await postRun({ ...evals(), runs: 2 });
@@ -111,7 +83,7 @@ describe("POST /admin/runs with evals", () => {
   }, 90_000);
 
   it("a judge that cannot grade is an infrastructure error at grade, never the agent's failing", async () => {
-    mockModel([...PERSON_RULES, { name: "broken-judge", when: { answer: "rubric_grades" }, respond: { raw: "{not json" } }]);
+    restore.push(mockModelHost([...PERSON_RULES, { name: "broken-judge", when: { answer: "rubric_grades" }, respond: { raw: "{not json" } }]).restore);
     const agent = mockAgent(replyWith(literalAgent));
     restore.push(() => agent.restore());
     const done = await waitForRun((await postRun({ ...evals({ judge: "openai:broken-judge" }), runs: 1, task: ["duplicate-charge-refund"] })).body.run_id!, 90_000);

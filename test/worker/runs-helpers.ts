@@ -5,6 +5,7 @@ import { vi } from "vitest";
 import { verifyAgentRequest, type AgentRequestBody } from "../../src/core/runs/index";
 import type { Results } from "../../src/core/results/index";
 import type { RunView } from "../../src/core/runs/index";
+import { compileScript, ScriptedModel, scriptedFetch } from "../../src/core/models/scripted/index";
 
 export const ORIGIN = "http://twin.test";
 export const AGENT_URL = "http://agent.test/episode";
@@ -137,3 +138,20 @@ tasks:
     expected: none
     trap_class: no-action
 `;
+
+/**
+ * Serves model.test (the pool's OPENAI_BASE_URL and ANTHROPIC_BASE_URL) from a scripted model; every other fetch
+ * goes out as before. Install it before mockAgent, which spies on whatever fetch it finds, so both hosts are served.
+ */
+export function mockModelHost(rules: unknown[]): { model: ScriptedModel; restore: () => void } {
+  const compiled = compileScript({ version: 1, rules });
+  if (!compiled.ok) throw new Error(compiled.problems.join("\n"));
+  const model = new ScriptedModel(compiled.script);
+  const serve = scriptedFetch(model);
+  const previous = globalThis.fetch;
+  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    return url.host === "model.test" ? serve(input, init) : previous(input, init);
+  }) as typeof fetch;
+  return { model, restore: () => void (globalThis.fetch = previous) };
+}

@@ -4,10 +4,10 @@
 // the budget held in D1; a judge the server cannot run refuses the run.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { compileScript, ScriptedModel, scriptedFetch } from "../../src/core/models/scripted/index";
+import type { ScriptedModel } from "../../src/core/models/scripted/index";
 import { prepareRunJudge } from "../../src/runs/judge";
 import { hookConfig, hookRequest, ticketRun } from "../../src/runs/hooks";
-import { admin, call, carefulAgent, mockAgent, postRun, replyWith, SELFTEST_TASKS, waitForRun } from "./runs-helpers";
+import { admin, call, carefulAgent, mockAgent, mockModelHost, postRun, replyWith, SELFTEST_TASKS, waitForRun } from "./runs-helpers";
 
 const POLICY = "Refund a duplicate charge only once.\nNever claim an action you did not take.";
 const TASKS = `${SELFTEST_TASKS}  - id: SELF-4
@@ -23,18 +23,9 @@ afterEach(() => {
 });
 
 function mockModel(rules: unknown[]): ScriptedModel {
-  const compiled = compileScript({ version: 1, rules });
-  if (!compiled.ok) throw new Error(compiled.problems.join("\n"));
-  const model = new ScriptedModel(compiled.script);
-  const serve = scriptedFetch(model);
-  // Installed under the agent's mock (which spies on whatever fetch it finds), so both hosts are served.
-  const previous = globalThis.fetch;
-  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    return url.host === "model.test" ? serve(input, init) : previous(input, init);
-  }) as typeof fetch;
-  restore.push(() => void (globalThis.fetch = previous));
-  return model;
+  const mocked = mockModelHost(rules);
+  restore.push(mocked.restore);
+  return mocked.model;
 }
 
 function withAgent() {
