@@ -103,6 +103,13 @@ describe("POST /admin/runs with evals", () => {
     const bad = await postRun(evals({ file: REPLAY.replace('"prompt": "Please cancel', '"promptt": "Please cancel') }));
     expect(bad.body.error?.code).toBe("invalid_task_file");
     expect(bad.body.error?.message).toMatch(/benchmark\.json:\d+:\d+: task cancel-at-period-end/);
+    const ownGrader = JSON.parse(REPLAY);
+    ownGrader.tasks[1].grader = { kind: "my-check", threshold: 1 };
+    const grader = await postRun(evals({ file: JSON.stringify(ownGrader, null, 2) }));
+    expect(grader.body.error?.code).toBe("unsupported_grader");
+    expect(grader.body.error?.message).toMatch(/^evals\.file \(benchmark\.json:\d+\): task cancel-at-period-end: grader kind 'my-check' is your own code/);
+    const scenario = await postRun({ ...evals(), scenario: "busy-desk" });
+    expect(JSON.stringify(scenario.body.error?.issues)).toContain("scenarios shape");
     const unknown = await postRun({ ...evals(), task: ["nope"] });
     expect(unknown.body.error).toMatchObject({ code: "unknown_task" });
     expect(unknown.body.error?.message).toContain("(its tasks: duplicate-charge-refund, cancel-at-period-end)");
