@@ -114,7 +114,9 @@ async function grade(o: EvalsRunOptions, t: LoadedTask, view: WorldView, agent: 
   else {
     const s = o.environments!.stateOf(view.world.id);
     state = s.state;
-    if (s.error) notes.push(`the environment's state could not be read: ${s.error}`);
+    // An environment that broke (it crashed, or went silent and was ended) took the trial with it: what the agent
+    // did cannot be judged against it, so the trial is not graded rather than blamed on the agent.
+    if (s.error) throw new Error(`the environment broke during the trial, so it was not graded: ${s.error}`);
   }
   let record: GraderRecord;
   if (isRubricGrader(task.grader) || isEndStateGrader(task.grader)) {
