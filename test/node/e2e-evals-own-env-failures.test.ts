@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killAllStarted, ROOT, runCli } from "./helpers/cli";
+import { alive, killAllStarted, ROOT, runCli } from "./helpers/cli";
 import { assertValidResults } from "./helpers/validate-results";
 
 const BENCH = join(ROOT, "examples", "evals", "benchmark.json");
@@ -41,15 +41,6 @@ afterAll(() => {
   killAllStarted();
   rmSync(dir, { recursive: true, force: true });
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 interface Doc {
   status: string;

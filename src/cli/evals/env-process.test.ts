@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alive } from "../../../test/node/helpers/cli";
 import { EnvironmentError, EnvironmentProcess, envCallAnswer, envStartAnswer } from "./env-process";
 
 let dir: string;
@@ -53,15 +54,6 @@ function envCmd(mode: string): { cmd: string; pidFile: string } {
   const pidFile = join(dir, `pids-${++n}.json`);
   return { cmd: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)} ${mode} ${JSON.stringify(pidFile)}`, pidFile };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Waits (generously, by polling) until every pid the script wrote is gone; fails the test if one stays. */
 async function allGone(pidFile: string): Promise<void> {
