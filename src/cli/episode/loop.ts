@@ -14,6 +14,18 @@ import { runEpisode, type EpisodeResult, type EpisodeSpec, type WorldView } from
 import { annotateRecord, type InProcessAgent } from "./in-process";
 
 /** One job's episode: its world, what its agent reads, and how its end is graded. */
+/** What every command that runs an agent over worlds has in common: the agent, the server, how many at once. */
+export interface AgentRunOptions {
+  runs: number;
+  argv: readonly string[];
+  /** The built-in model agent (`--model`), run in-process instead of `argv`. */
+  inProcess?: InProcessAgent;
+  server: ConnectedServer;
+  concurrency: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
 export interface JobEpisode<G> {
   seed: EpisodeSpec["seed"];
   scenario?: unknown;

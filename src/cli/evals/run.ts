@@ -12,9 +12,7 @@ import type { BuildInputRaw, EpisodeRecordInput } from "../../core/results/index
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import type { AgentOutcome } from "../agent/runner";
 import type { EpisodeResult, WorldView } from "../episode/episode";
-import { episodeRecordOf, runEpisodes } from "../episode/loop";
-import type { InProcessAgent } from "../episode/in-process";
-import type { ConnectedServer } from "../server/connect";
+import { episodeRecordOf, runEpisodes, type AgentRunOptions } from "../episode/loop";
 import type { OwnEnvironments } from "./environment";
 import { gradeWithProcess } from "./own-process";
 
@@ -25,21 +23,14 @@ export function skipReason(task: EvalTask, o: { environment: boolean; grader: bo
   return null;
 }
 
-export interface EvalsRunOptions {
+export interface EvalsRunOptions extends AgentRunOptions {
   tasks: LoadedTask[];
-  runs: number;
-  argv: readonly string[];
-  inProcess?: InProcessAgent;
-  server: ConnectedServer;
   /** The environments of your own, when `--environment` was given. */
   environments: OwnEnvironments | null;
   judge: RubricJudge | null;
   grader: string | null;
   /** The model that plays a task's person (the server runs it, with its own keys). */
   person: { model: string; turnLimit?: number };
-  concurrency: number;
-  timeoutMs: number;
-  signal: AbortSignal;
   stop?: () => boolean;
   onEpisode?: (done: number, total: number, record: EpisodeRecordInput, slug: string) => void;
   onTrial?: (detail: TrialDetail) => void;

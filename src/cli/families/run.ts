@@ -7,21 +7,12 @@ import type { RubricDocument } from "../../core/rubric/schema";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import type { Snapshot } from "../../core/families/verify/evaluate";
 import { verifyGrade, type VerifyGrade } from "../../core/families/grade";
-import type { InProcessAgent } from "../episode/in-process";
-import { episodeRecordOf, runEpisodes, type GradedEpisode } from "../episode/loop";
-import type { ConnectedServer } from "../server/connect";
+import { episodeRecordOf, runEpisodes, type AgentRunOptions, type GradedEpisode } from "../episode/loop";
 import type { LoadedFamily, LoadedTier } from "./load";
 import { untouchedSnapshot, verifyEnd } from "./world";
 
-export interface FamilyRunOptions {
+export interface FamilyRunOptions extends AgentRunOptions {
   tiers: LoadedTier[];
-  runs: number;
-  argv: readonly string[];
-  inProcess?: InProcessAgent;
-  server: ConnectedServer;
-  concurrency: number;
-  timeoutMs: number;
-  signal: AbortSignal;
   onEpisode?: (done: number, total: number) => void;
 }
 

@@ -5,25 +5,15 @@ import type { WorldGrade } from "../../core/grader/index";
 import type { WorldDiff } from "../../core/diff/types";
 import type { EpisodeRecordInput } from "../../core/results/index";
 import { budgetCheck, episodeJobs, episodeNote, episodeSeed, gradeEpisode, taskJsonText, trialCounts, type RunMode, type RunPlan } from "../../core/runs/index";
-import { runEpisodes } from "../episode/loop";
-import type { ConnectedServer } from "../server/connect";
+import { runEpisodes, type AgentRunOptions } from "../episode/loop";
 import type { ImportedEpisode } from "../../runs/import-request";
 import { episodeRecord } from "./record";
-import type { InProcessAgent } from "../episode/in-process";
 
-export interface ExecuteOptions {
+export interface ExecuteOptions extends AgentRunOptions {
   plan: RunPlan;
   mode: RunMode;
-  runs: number;
-  argv: readonly string[];
-  /** The built-in model agent (`--model`), run in-process instead of `argv`. */
-  inProcess?: InProcessAgent;
-  server: ConnectedServer;
-  concurrency: number;
-  timeoutMs: number;
   keepWorlds: boolean;
   scenario: unknown;
-  signal: AbortSignal;
   onEpisode?: (p: Progress) => void;
   /** Adds the policy judge's records to a graded episode's record (passk --judge); runs after the world is gone. */
   judge?: EpisodeJudge;

@@ -8,22 +8,13 @@ import { toolsAgentTask, toolsGradedRecord, toolsRubric, toolsSeed, tracedCalls 
 import type { ToolsTask } from "../../core/tools/tasks/generate";
 import type { TracedCall } from "../../core/tools/grade";
 import type { EpisodeTrace } from "../../core/tools/card/record";
-import type { ConnectedServer } from "../server/connect";
 import type { LoadedTools } from "./load";
-import { inProcessOf, type InProcessAgent } from "../episode/in-process";
-import { episodeRecordOf, runEpisodes } from "../episode/loop";
+import { inProcessOf } from "../episode/in-process";
+import { episodeRecordOf, runEpisodes, type AgentRunOptions } from "../episode/loop";
 
-export interface ToolsRunOptions {
+export interface ToolsRunOptions extends AgentRunOptions {
   tools: LoadedTools;
   tasks: ToolsTask[];
-  runs: number;
-  argv: readonly string[];
-  /** The built-in model agent (`--model`), run in-process instead of `argv`. */
-  inProcess?: InProcessAgent;
-  server: ConnectedServer;
-  concurrency: number;
-  timeoutMs: number;
-  signal: AbortSignal;
   onEpisode?: (done: number, total: number) => void;
   /** The run's cap is reached: start no more episodes, and drop the one the cap cut short. */
   capReached?: () => boolean;
