@@ -100,6 +100,13 @@ describe("the surface of an environment of your own", () => {
         expect(r.status, body).toBe(400);
         expect(r.body.error?.code).toBe("invalid_request");
       }
+      // Hostile bodies: a prototype key, and nesting far past the bound; refused before the environment sees them.
+      const deep = `{"name":"build","arguments":${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+      for (const body of ['{"name":"build","arguments":{"__proto__":{"polluted":true}}}', deep]) {
+        const r = await call(`${w.tools_url}/call`, w.key, { method: "POST", body });
+        expect(r.status, body.slice(0, 60)).toBe(400);
+        expect(r.body.error?.message).toContain("refused");
+      }
       const long = await call(`${w.person_url}/respond`, w.key, { method: "POST", body: JSON.stringify({ said: "y".repeat(32_769) }) });
       expect(long.status).toBe(400);
       expect((await call(`${w.tools_url}/list?format=xml`, w.key)).status).toBe(400);

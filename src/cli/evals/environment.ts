@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { TraceRecord } from "../../../durable-objects/protocol";
 import type { WorldDiff } from "../../core/diff/types";
+import { BODY_MAX_DEPTH, describeTreeProblem, findTreeProblem } from "../../core/util/safe-tree";
 import type { CreatedWorld, PersonTranscript } from "../client";
 import type { EpisodeWorlds } from "../episode/episode";
 import { EnvironmentProcess, envCallAnswer, envRespondAnswer, envStartAnswer, envStateAnswer, type EnvStart } from "./env-process";
@@ -197,9 +198,12 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
   }
   try {
     const v: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    // The same rule as every other boundary: nothing nested past the bound, no key reaching into a prototype.
+    const unsafe = findTreeProblem(v, BODY_MAX_DEPTH);
+    if (unsafe) throw new HttpError(400, "invalid_request", `the body is refused: ${describeTreeProblem(unsafe)}`);
     if (isObject(v)) return v;
-  } catch {
-    // Said below.
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
   }
   throw new HttpError(400, "invalid_request", "the body is not a JSON object");
 }
