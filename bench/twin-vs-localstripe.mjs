@@ -3,7 +3,7 @@
 // GET /v1/customers?limit=10, POST /v1/customers and POST /v1/refunds. localstripe is found on PATH or as a
 // Python module, or installed into a throwaway virtualenv inside this benchmark's temporary folder; when none
 // works, its rows are skipped with the reason and worlds' own figures are printed beside its /health floor.
-// Usage: node bench/twin-vs-localstripe.mjs [--seconds S] [--rounds R]
+// Usage: [LOCALSTRIPE_SRC=<checkout>] node bench/twin-vs-localstripe.mjs [--seconds S] [--rounds R]
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
@@ -34,9 +34,12 @@ function findLocalstripe() {
       tried.push(`${py} -m venv failed: ${(made.stderr || "").trim().split("\n").at(-1)}`);
       break;
     }
-    const pip = spawnSync(join(venv, "bin", "pip"), ["install", "--disable-pip-version-check", "--retries", "0", "--timeout", "15", "localstripe"], { encoding: "utf8", timeout: 300_000 });
+    // LOCALSTRIPE_SRC: a checkout of localstripe's source, for machines whose package index lacks it (its
+    // dependencies, aiohttp and friends, still come from the index).
+    const source = process.env.LOCALSTRIPE_SRC || "localstripe";
+    const pip = spawnSync(join(venv, "bin", "pip"), ["install", "--disable-pip-version-check", "--retries", "0", "--timeout", "15", source], { encoding: "utf8", timeout: 300_000 });
     if (pip.status === 0 && existsSync(join(venv, "bin", "localstripe"))) return { cmd: [join(venv, "bin", "localstripe")] };
-    tried.push(`pip install localstripe in a virtualenv failed: ${(pip.stderr || pip.stdout || "").trim().split("\n").at(-1)}`);
+    tried.push(`pip install ${source} in a virtualenv failed: ${(pip.stderr || pip.stdout || "").trim().split("\n").at(-1)}${process.env.LOCALSTRIPE_SRC ? "" : " (LOCALSTRIPE_SRC=<a checkout of its source> installs from that instead)"}`);
     break;
   }
   return { error: tried.join("; ") };
@@ -46,7 +49,9 @@ const freePort = () => new Promise((resolve) => { const s = createServer().liste
 
 async function startLocalstripe(cmd) {
   const port = await freePort();
-  const child = spawn(cmd[0], [...cmd.slice(1), "--port", String(port)], { detached: true, stdio: "ignore" });
+  // localstripe keeps its store in /tmp/localstripe.pickle across starts (and rewrites it on every write):
+  // --from-scratch so each run measures the same empty store, not whatever the last benchmark left there.
+  const child = spawn(cmd[0], [...cmd.slice(1), "--port", String(port), "--from-scratch"], { detached: true, stdio: "ignore" });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     const ok = await fetch(`${url}/v1/customers`, { headers: { authorization: "Bearer sk_test_bench" } }).then((r) => r.ok, () => false);
