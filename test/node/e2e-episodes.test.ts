@@ -85,6 +85,15 @@ describe("the episode API", () => {
     expect(await post("/admin/episodes", { task: own })).toMatchObject({ status: 400, json: { error: { code: "unsupported_environment" } } });
     expect(await post("/admin/episodes", { task: { ...task, split: "sometimes" } })).toMatchObject({ status: 400, json: { error: { code: "invalid_task" } } });
     expect(await post("/admin/episodes", { task, judge: "anthropic:claude-x" })).toMatchObject({ status: 400, json: { error: { code: "judge_unavailable" } } });
+    expect(await post("/admin/episodes", { task, person: "anthropic:claude-x", judge: "openai:judge-model" })).toMatchObject({ status: 400, json: { error: { code: "person_unavailable", message: expect.stringMatching(/^person: /) } } });
+    const ownGrader = await post("/admin/episodes", { task: { ...task, grader: { kind: "my-check" } } });
+    expect(ownGrader).toMatchObject({ status: 400, json: { error: { code: "unsupported_grader", message: expect.stringContaining("grader kind 'my-check' is your own code") } } });
+    expect(await post("/admin/episodes", { task: { tasks: [tasks[0], tasks[1]] } })).toMatchObject({ status: 400, json: { error: { code: "invalid_task", message: "Send one task, not a benchmark." } } });
+    // Read fine, but its recorded results are more than one world stores: refused before any world is made.
+    const env = task.environment as { observations: Array<Record<string, unknown>> };
+    const huge = { ...task, environment: { ...env, observations: [{ ...env.observations[0], result: "x".repeat(2_100_000) }] } };
+    const tooLarge = await post("/admin/episodes", { task: huge, person: "openai:person-model", judge: "openai:judge-model" });
+    expect(tooLarge).toMatchObject({ status: 400, json: { error: { code: "invalid_task", message: expect.stringMatching(/^task duplicate-charge-refund: its replay world could not be built: .* at most 2000000/) } } });
     expect(await post("/admin/episodes", { task }, { "content-type": "application/json" })).toMatchObject({ status: 401 });
     expect(await post("/admin/episodes/ep_AAAAAAAAAAAAAAAA/grade", {})).toMatchObject({ status: 404, json: { error: { code: "episode_not_found" } } });
   }, 120_000);

@@ -17,6 +17,19 @@ export const replayWorldBlock = z.strictObject({
 });
 export type ReplayWorldBlock = z.infer<typeof replayWorldBlock>;
 
+/**
+ * The block is kept as one JSON value in the world's SQLite storage, whose values stop at 2 MiB; a task that
+ * recorded more than this cannot have a world, so it is refused when the seed is read, naming what to shorten.
+ */
+export const MAX_REPLAY_BLOCK_BYTES = 2_000_000;
+
+/** The problem with a block too large to store, or null. */
+export function replayBlockSizeProblem(block: ReplayWorldBlock): string | null {
+  const bytes = new TextEncoder().encode(JSON.stringify(block)).byteLength;
+  if (bytes <= MAX_REPLAY_BLOCK_BYTES) return null;
+  return `the task's tools and recorded results come to ${bytes} bytes as JSON; a replay world holds at most ${MAX_REPLAY_BLOCK_BYTES} (record fewer or shorter observations)`;
+}
+
 /** Replay worlds all start at one fixed instant: what a tool returned carries its own dates. */
 export const REPLAY_CLOCK = "2026-01-01T00:00:00Z";
 

@@ -3,7 +3,7 @@
 // rarely cares about (object, livemode, empty metadata...) are filled in when the world is seeded.
 // Every object schema is strict: an unknown field is an error that names its path.
 import { toolsWorldBlock } from "../tools/world-block";
-import { replayWorldBlock } from "../replay/world-block";
+import { replayBlockSizeProblem, replayWorldBlock } from "../replay/world-block";
 import { z } from "zod";
 
 const id = (prefix: string) =>
@@ -454,6 +454,8 @@ export const seedDocument = z.strictObject({
   if (doc.kind !== "tools" && doc.tools) ctx.addIssue({ code: "custom", path: ["kind"], message: "a seed with a tools block must say kind: tools" });
   if (doc.kind === "replay" && !doc.replay) ctx.addIssue({ code: "custom", path: ["replay"], message: "a replay world needs its replay block" });
   if (doc.kind !== "replay" && doc.replay) ctx.addIssue({ code: "custom", path: ["kind"], message: "a seed with a replay block must say kind: replay" });
+  const tooLarge = doc.replay ? replayBlockSizeProblem(doc.replay) : null;
+  if (tooLarge) ctx.addIssue({ code: "custom", path: ["replay"], message: tooLarge });
 });
 
 export type SeedDocument = z.infer<typeof seedDocument>;
