@@ -6,6 +6,7 @@ import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
 import { checkOutputPaths, OutputPathError } from "../results/write";
+import { OUTPUT_FLAG_DEFS, OUTPUT_FLAG_SHAPE } from "../results/output-flags";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE } from "../agent/model-flags";
 import { agentFor as chooseAgent, type ChosenAgent } from "../agent/choose";
 import { FamilyNotFound, loadFamily, resolveFamily, type LoadedFamily, type LoadedTier } from "../families/load";
@@ -34,10 +35,7 @@ export const RUN_DEFS: FlagDefs = {
   ...SERVER_FLAG_DEFS,
   concurrency: { kind: "value", placeholder: "N", help: "agents at once (default: 2)" },
   timeout: { kind: "value", placeholder: "S", help: "seconds per episode before the agent is stopped (default: 300)" },
-  "json-file": { kind: "value", placeholder: "PATH", help: "write the results JSON here" },
-  report: { kind: "value", placeholder: "PATH", help: "write the HTML report here" },
-  junit: { kind: "value", placeholder: "PATH", help: "write JUnit XML here" },
-  json: { kind: "switch", help: "print the results JSON instead of text" },
+  ...OUTPUT_FLAG_DEFS,
   "agent-url": { kind: "value", placeholder: "URL", help: "an HTTP agent of the hosted contract, called by this command (signed with $WORLDS_AGENT_SECRET)" },
   ...MODEL_AGENT_FLAG_DEFS,
   "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
@@ -52,10 +50,7 @@ export const RUN_SCHEMA = z.strictObject({
   token: flag.text().optional(),
   concurrency: flag.int(1, 64).optional(),
   timeout: flag.seconds().optional(),
-  "json-file": flag.text().optional(),
-  report: flag.text().optional(),
-  junit: flag.text().optional(),
-  json: flag.switch(),
+  ...OUTPUT_FLAG_SHAPE,
   "agent-url": flag.url().optional(),
   ...MODEL_AGENT_FLAG_SHAPE,
   "model-prices": flag.text().optional(),

@@ -24,6 +24,7 @@ import { finishVerdicts, gateRunsProblem, prepareVerdicts, textWithComparison, V
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
 import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
 import { passkFamily } from "./family";
+import { OUTPUT_FLAG_SHAPE } from "../results/output-flags";
 import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
@@ -62,10 +63,7 @@ const SCHEMA = z.strictObject({
   concurrency: flag.int(1, 256).optional(),
   timeout: flag.seconds().optional(),
   "keep-worlds": flag.switch(),
-  json: flag.switch(),
-  "json-file": flag.text().optional(),
-  report: flag.text().optional(),
-  junit: flag.text().optional(),
+  ...OUTPUT_FLAG_SHAPE,
   scenario: flag.text().optional(),
   ...MODEL_AGENT_FLAG_SHAPE,
   ...JUDGE_FLAG_SHAPE,

@@ -23,6 +23,7 @@ import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine
 import { reportFlagError } from "./errors";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
 import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
+import { OUTPUT_FLAG_DEFS, OUTPUT_FLAG_SHAPE } from "../results/output-flags";
 import type { Command } from "./types";
 import { TOOLS_SUMMARY } from "./tools-summary";
 
@@ -88,10 +89,7 @@ const RUN_DEFS: FlagDefs = {
   ...SERVER_FLAG_DEFS,
   concurrency: { kind: "value", placeholder: "N", help: "agents at once (default: 2)" },
   timeout: { kind: "value", placeholder: "S", help: "seconds per episode before the agent is killed (default: 120)" },
-  "json-file": { kind: "value", placeholder: "PATH", help: "write the results JSON here" },
-  report: { kind: "value", placeholder: "PATH", help: "write the HTML report here" },
-  junit: { kind: "value", placeholder: "PATH", help: "write JUnit XML here" },
-  json: { kind: "switch", help: "print the results JSON instead of text" },
+  ...OUTPUT_FLAG_DEFS,
   ...MODEL_AGENT_FLAG_DEFS,
   "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
   "agent-url": { kind: "value", placeholder: "URL", help: "a hosted run: the server calls this HTTP agent (signed with $WORLDS_AGENT_SECRET) instead of a command" },
@@ -106,10 +104,7 @@ const RUN_SCHEMA = z.strictObject({
   token: flag.text().optional(),
   concurrency: flag.int(1, 64).optional(),
   timeout: flag.seconds().optional(),
-  "json-file": flag.text().optional(),
-  report: flag.text().optional(),
-  junit: flag.text().optional(),
-  json: flag.switch(),
+  ...OUTPUT_FLAG_SHAPE,
   ...MODEL_AGENT_FLAG_SHAPE,
   "model-prices": flag.text().optional(),
   "agent-url": flag.url().optional(),

@@ -23,6 +23,7 @@ import { judgeFrom, JUDGE_DEFS, JUDGE_SHAPE } from "./judge-flags";
 import { OwnEnvironments } from "./environment";
 import { buildEvalsInput, runEvalsTasks, skipReason, type TrialDetail } from "./run";
 import { writeTrialFiles } from "./trials";
+import { OUTPUT_FLAG_DEFS, OUTPUT_FLAG_SHAPE } from "../results/output-flags";
 
 const out = (s: string) => void process.stdout.write(s);
 const err = (s: string) => void process.stderr.write(s);
@@ -43,10 +44,8 @@ const RUN_DEFS: FlagDefs = {
   ...JUDGE_DEFS,
   environment: { kind: "value", placeholder: "CMD", help: "your own environment, for tasks whose environment kind is not replay: a command speaking JSON lines on stdin/stdout (docs/replay.md)" },
   grader: { kind: "value", placeholder: "CMD", help: "your own grader, for tasks whose grader kind is not rubric or end_state: a command reading {task, episode} as JSON on stdin and answering {reward, passed}" },
+  ...OUTPUT_FLAG_DEFS,
   "json-file": { kind: "value", placeholder: "PATH", help: `write the results JSON here, and one file per trial beside it (default: ${DEFAULT_RESULTS})` },
-  report: { kind: "value", placeholder: "PATH", help: "write the HTML report here" },
-  junit: { kind: "value", placeholder: "PATH", help: "write JUnit XML here" },
-  json: { kind: "switch", help: "print the results JSON instead of text" },
   "agent-url": { kind: "value", placeholder: "URL", help: "an HTTP agent of the hosted contract, called by this command (signed with $WORLDS_AGENT_SECRET)" },
   ...MODEL_AGENT_FLAG_DEFS,
 };
@@ -65,10 +64,7 @@ const RUN_SCHEMA = z.strictObject({
   ...JUDGE_SHAPE,
   environment: flag.text().optional(),
   grader: flag.text().optional(),
-  "json-file": flag.text().optional(),
-  report: flag.text().optional(),
-  junit: flag.text().optional(),
-  json: flag.switch(),
+  ...OUTPUT_FLAG_SHAPE,
   "agent-url": flag.url().optional(),
   ...MODEL_AGENT_FLAG_SHAPE,
 });
