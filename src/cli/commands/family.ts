@@ -15,6 +15,7 @@ import { applyGate, familyText, measuredRates, outputs, recordedRates, runTiers,
 import { gateRates } from "../../core/families/gate";
 import { GATE_RUNS } from "../../core/families/vocabulary";
 import { reportFlagError } from "./errors";
+import { MODEL_PRICES_FLAG } from "../models/flags";
 import type { Command } from "./types";
 
 const out = (s: string) => void process.stdout.write(s);
@@ -38,7 +39,7 @@ export const RUN_DEFS: FlagDefs = {
   ...OUTPUT_FLAG_DEFS,
   "agent-url": { kind: "value", placeholder: "URL", help: "an HTTP agent of the hosted contract, called by this command (signed with $WORLDS_AGENT_SECRET)" },
   ...MODEL_AGENT_FLAG_DEFS,
-  "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
+  "model-prices": MODEL_PRICES_FLAG,
 };
 export const RUN_SCHEMA = z.strictObject({
   runs: flag.int(1, 1000).optional(),

@@ -24,6 +24,7 @@ import { reportFlagError } from "./errors";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
 import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
 import { OUTPUT_FLAG_DEFS, OUTPUT_FLAG_SHAPE } from "../results/output-flags";
+import { MODEL_PRICES_FLAG } from "../models/flags";
 import type { Command } from "./types";
 import { TOOLS_SUMMARY } from "./tools-summary";
 
@@ -91,7 +92,7 @@ const RUN_DEFS: FlagDefs = {
   timeout: { kind: "value", placeholder: "S", help: "seconds per episode before the agent is killed (default: 120)" },
   ...OUTPUT_FLAG_DEFS,
   ...MODEL_AGENT_FLAG_DEFS,
-  "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
+  "model-prices": MODEL_PRICES_FLAG,
   "agent-url": { kind: "value", placeholder: "URL", help: "a hosted run: the server calls this HTTP agent (signed with $WORLDS_AGENT_SECRET) instead of a command" },
 };
 const RUN_SCHEMA = z.strictObject({

@@ -5,21 +5,17 @@ import { flag } from "../flags";
 import { DEFAULT_JUDGE_MODEL } from "../../core/judge/settings";
 import { parseModelName } from "../../core/models/index";
 import type { RubricJudge } from "../../core/graders/rubric/index";
+import { JUDGE_CLIENT_FLAG_DEFS, JUDGE_CLIENT_FLAG_SHAPE } from "../models/flags";
 import { setupModelClient } from "../models/setup";
 
 export const JUDGE_DEFS: FlagDefs = {
   judge: { kind: "value", placeholder: "P:M", help: `the model that grades rubric criteria (default ${DEFAULT_JUDGE_MODEL}; openai:<model> or anthropic:<model>)` },
-  "judge-base-url": { kind: "value", placeholder: "URL", help: "the judge's endpoint (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's)" },
-  "judge-timeout": { kind: "value", placeholder: "S", help: "seconds per judge request before it is retried (default: 60)" },
-  "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
+  ...JUDGE_CLIENT_FLAG_DEFS,
   "no-cache": { kind: "switch", help: "ask the judge again instead of reusing cached answers (.worlds/cache/models)" },
 };
 export const JUDGE_SHAPE = {
   judge: flag.text().optional(),
-  "judge-base-url": flag.url().optional(),
-  "judge-timeout": flag.seconds().optional(),
-  "model-prices": flag.text().optional(),
-  "no-cache": flag.switch(),
+  ...JUDGE_CLIENT_FLAG_SHAPE,
 };
 export type JudgeFlags = { judge?: string; "judge-base-url"?: string; "judge-timeout"?: number; "model-prices"?: string; "no-cache"?: boolean };
 

@@ -12,6 +12,7 @@ import type { EpisodeRecordInput } from "../../core/results/index";
 import type { JudgeRunInput } from "../../core/results/judge";
 import type { RunMode, RunPlan } from "../../core/runs/index";
 import { sha256Hex } from "../../core/util/canonical";
+import { JUDGE_CLIENT_FLAG_DEFS, JUDGE_CLIENT_FLAG_SHAPE } from "../models/flags";
 import { setupModelClient } from "../models/setup";
 import type { EpisodeJudge } from "./execute";
 import type { HostedJudgeRequest } from "../../core/judge/index";
@@ -23,9 +24,7 @@ export const JUDGE_FLAG_DEFS: FlagDefs = {
   judge: { kind: "optional", placeholder: "P:M", implied: "", accepts: /^(openai|anthropic):\S+$/, help: `judge every task against the policy with this model (default ${DEFAULT_JUDGE_MODEL}; docs/judge.md)` },
   policy: { kind: "value", placeholder: "F", help: "the policy the judge reads (default: the tasks file's policy:)" },
   "judge-budget": { kind: "value", placeholder: "USD", help: "the most the judge may spend in this run, in dollars; past it tasks are skipped for budget" },
-  "judge-base-url": { kind: "value", placeholder: "URL", help: "the judge's endpoint (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's)" },
-  "judge-timeout": { kind: "value", placeholder: "S", help: "seconds per judge request before it is retried (default: 60)" },
-  "model-prices": { kind: "value", placeholder: "F", help: "token prices over the shipped table (default: $WORLDS_MODEL_PRICES)" },
+  ...JUDGE_CLIENT_FLAG_DEFS,
   "no-cache": { kind: "switch", help: "ask the model again instead of reusing cached judgements (.worlds/cache/models)" },
 };
 
@@ -38,10 +37,7 @@ export const JUDGE_FLAG_SHAPE = {
     .transform(Number)
     .pipe(z.number().max(100_000, { message: "must be at most 100000 dollars" }))
     .optional(),
-  "judge-base-url": flag.url().optional(),
-  "judge-timeout": flag.seconds().optional(),
-  "model-prices": flag.text().optional(),
-  "no-cache": flag.switch(),
+  ...JUDGE_CLIENT_FLAG_SHAPE,
 };
 
 /** For usage lines: the judge's options in one bracket. */
