@@ -3,7 +3,7 @@
 // agent reaches the twin (one probe world: did any request arrive?), and only with calls the twin serves.
 import { z } from "zod";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
-import { connectServer, SERVER_FLAG_DEFS, ServerSetupError } from "../server/connect";
+import { connectServer, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE, ServerSetupError } from "../server/connect";
 import { trapSignals } from "../signals";
 import { runEpisode } from "../episode/episode";
 import { describeOutcome } from "../render/outcome";
@@ -20,9 +20,7 @@ const DEFS: FlagDefs = {
 };
 
 const SCHEMA = z.strictObject({
-  server: flag.oneOf(["auto"]).optional(),
-  url: flag.url().optional(),
-  token: flag.text().optional(),
+  ...SERVER_FLAG_SHAPE,
   seed: flag.text().optional(),
   timeout: flag.seconds().optional(),
 });

@@ -3,7 +3,7 @@
 // runs an agent on tiers k times, records the measured pass rates and holds them to the tiers' bands.
 import { z } from "zod";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
-import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
+import { connectServer, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
 import { checkOutputPaths, OutputPathError } from "../results/write";
 import { OUTPUT_FLAG_DEFS, OUTPUT_FLAG_SHAPE } from "../results/output-flags";
@@ -26,7 +26,7 @@ const VALIDATE_DEFS: FlagDefs = {
   ...SERVER_FLAG_DEFS,
   offline: { kind: "switch", help: "check the files only: no world, so no gold replay and no untouched-world check" },
 };
-const VALIDATE_SCHEMA = z.strictObject({ server: flag.oneOf(["auto"]).optional(), url: flag.url().optional(), token: flag.text().optional(), offline: flag.switch() });
+const VALIDATE_SCHEMA = z.strictObject({ ...SERVER_FLAG_SHAPE, offline: flag.switch() });
 
 export const RUN_DEFS: FlagDefs = {
   runs: { kind: "value", short: "k", placeholder: "K", help: `episodes per tier (default: ${GATE_RUNS}; fewer needs --force)` },
@@ -46,9 +46,7 @@ export const RUN_SCHEMA = z.strictObject({
   task: flag.list().optional(),
   force: flag.switch(),
   "no-record": flag.switch(),
-  server: flag.oneOf(["auto"]).optional(),
-  url: flag.url().optional(),
-  token: flag.text().optional(),
+  ...SERVER_FLAG_SHAPE,
   concurrency: flag.int(1, 64).optional(),
   timeout: flag.seconds().optional(),
   ...OUTPUT_FLAG_SHAPE,

@@ -6,7 +6,7 @@ import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { judgeCheck } from "../judge/check";
 import { JUDGE_FLAG_DEFS, JUDGE_FLAG_SHAPE, JUDGE_USAGE, passkJudge, prepareJudge } from "../passk/judge";
 import { loadTasks } from "../passk/load";
-import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
+import { connectServer, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
 import { reportFlagError } from "./errors";
 import type { Command } from "./types";
@@ -21,9 +21,7 @@ const DEFS: FlagDefs = {
 
 const SCHEMA = z.strictObject({
   tasks: flag.text().optional(),
-  server: flag.oneOf(["auto"]).optional(),
-  url: flag.url().optional(),
-  token: flag.text().optional(),
+  ...SERVER_FLAG_SHAPE,
   concurrency: flag.int(1, 256).optional(),
   json: flag.switch(),
   ...JUDGE_FLAG_SHAPE,

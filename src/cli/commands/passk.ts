@@ -7,7 +7,7 @@ import { z } from "zod";
 import { buildResults, earlyResults, serializeResults } from "../../core/results/index";
 import { renderHtml, renderJunit, renderText } from "../../core/report/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
-import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
+import { connectServer, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
 import { runHostedPassk } from "../hosted/submit";
 import { loadTasks } from "../passk/load";
@@ -56,9 +56,7 @@ const SCHEMA = z.strictObject({
   runs: flag.int(1, 100).optional(),
   mode: flag.oneOf(["isolated", "shift"]).optional(),
   task: flag.list().optional(),
-  server: flag.oneOf(["auto"]).optional(),
-  url: flag.url().optional(),
-  token: flag.text().optional(),
+  ...SERVER_FLAG_SHAPE,
   "agent-url": flag.url().optional(),
   concurrency: flag.int(1, 256).optional(),
   timeout: flag.seconds().optional(),

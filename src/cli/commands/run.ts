@@ -2,7 +2,7 @@
 // the world's diff. For trying an agent by hand and for scripts that want a world without a tasks file.
 import { z } from "zod";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
-import { connectOrReport, SERVER_FLAG_DEFS } from "../server/connect";
+import { connectOrReport, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE } from "../server/connect";
 import { trapSignals } from "../signals";
 import { runEpisode } from "../episode/episode";
 import { formatDiff } from "../render/diff";
@@ -21,9 +21,7 @@ const DEFS: FlagDefs = {
 
 const SCHEMA = z.strictObject({
   seed: flag.text().optional(),
-  server: flag.oneOf(["auto"]).optional(),
-  url: flag.url().optional(),
-  token: flag.text().optional(),
+  ...SERVER_FLAG_SHAPE,
   timeout: flag.seconds().optional(),
   "keep-world": flag.switch(),
   json: flag.switch(),

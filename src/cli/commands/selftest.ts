@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { buildResults, type Results } from "../../core/results/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
-import { connectServer, SERVER_FLAG_DEFS, ServerSetupError, type ConnectedServer } from "../server/connect";
+import { connectServer, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
 import { loadTasks } from "../passk/load";
 import { planRun, type RunPlan } from "../../core/runs/index";
@@ -76,7 +76,7 @@ const EXPECTATIONS: Expectation[] = [
 ];
 
 const DEFS: FlagDefs = { ...SERVER_FLAG_DEFS, verbose: { kind: "switch", help: "print each agent's full results text" } };
-const SCHEMA = z.strictObject({ server: flag.oneOf(["auto"]).optional(), url: flag.url().optional(), token: flag.text().optional(), verbose: flag.switch() });
+const SCHEMA = z.strictObject({ ...SERVER_FLAG_SHAPE, verbose: flag.switch() });
 
 export const selftest: Command = {
   summary: "run the bundled reference agents and check the evaluator grades each of them right",

@@ -6,7 +6,7 @@ import { CannotGenerate, type ToolsTask } from "../../core/tools/tasks/generate"
 import { RecipeRefused } from "../../core/tools/dials/recipes";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { writeOutputs, OutputPathError, checkOutputPaths } from "../results/write";
-import { connectOrReport, SERVER_FLAG_DEFS } from "../server/connect";
+import { connectOrReport, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE } from "../server/connect";
 import { trapSignals } from "../signals";
 import { generateArms, writeArms } from "../tools/generate";
 import { toolsInit } from "../tools/init";
@@ -100,9 +100,7 @@ const RUN_SCHEMA = z.strictObject({
   runs: flag.int(1, 100).optional(),
   task: flag.list().optional(),
   "dry-run": flag.switch(),
-  server: flag.oneOf(["auto"]).optional(),
-  url: flag.url().optional(),
-  token: flag.text().optional(),
+  ...SERVER_FLAG_SHAPE,
   concurrency: flag.int(1, 64).optional(),
   timeout: flag.seconds().optional(),
   ...OUTPUT_FLAG_SHAPE,

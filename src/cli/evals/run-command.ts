@@ -12,7 +12,7 @@ import { parseModelName } from "../../core/models/index";
 import { sha256Hex } from "../../core/util/canonical";
 import type { EpisodeRecordInput } from "../../core/results/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
-import { connectOrReport, SERVER_FLAG_DEFS } from "../server/connect";
+import { connectOrReport, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE } from "../server/connect";
 import { trapSignals } from "../signals";
 import { checkOutputPaths, OutputPathError, writeOutputs } from "../results/write";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE } from "../agent/model-flags";
@@ -54,9 +54,7 @@ const RUN_SCHEMA = z.strictObject({
   runs: flag.int(1, 1000).optional(),
   split: flag.oneOf(["train", "held_out"]).optional(),
   task: flag.list().optional(),
-  server: flag.oneOf(["auto"]).optional(),
-  url: flag.url().optional(),
-  token: flag.text().optional(),
+  ...SERVER_FLAG_SHAPE,
   concurrency: flag.int(1, 64).optional(),
   timeout: flag.seconds().optional(),
   person: flag.text().optional(),

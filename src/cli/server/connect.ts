@@ -1,5 +1,6 @@
 // Which server a command talks to: `--server auto` starts the local one for this command only (token minted for
 // the run); otherwise --url / WORLDS_URL with --token / WORLDS_TOKEN names a running server, local or hosted.
+import { flag } from "../flags";
 import { AdminClient, ServerError } from "../client";
 import type { Interrupt } from "../signals";
 import { LocalServerError, startLocalServer, type LocalServer } from "./local";
@@ -48,6 +49,12 @@ export const SERVER_FLAG_DEFS = {
   url: { kind: "value", placeholder: "URL", help: "a running worlds server (default: $WORLDS_URL)" },
   token: { kind: "value", placeholder: "T", help: "its admin token (default: $WORLDS_TOKEN)" },
 } as const;
+
+export const SERVER_FLAG_SHAPE = {
+  server: flag.oneOf(["auto"]).optional(),
+  url: flag.url().optional(),
+  token: flag.text().optional(),
+};
 
 export async function connectServer(choice: ServerChoice, interrupt: Interrupt, env: NodeJS.ProcessEnv = process.env): Promise<ConnectedServer> {
   if (choice.auto) {
