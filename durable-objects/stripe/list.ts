@@ -1,8 +1,9 @@
 // Cursor pagination over a collection already filtered and ordered newest first (created desc, then insertion
 // desc, as Store.list returns it): limit, starting_after (older page), ending_before (newer page).
-import type { StoredObject } from "../store/store";
+import type { ObjectType } from "../../src/core/diff/types";
+import type { Store, StoredObject } from "../store/store";
 import { exclusiveParams, noSuchParam } from "./errors";
-import type { ListArgs } from "./params";
+import { inRange, type ListArgs, type RangeParam } from "./params";
 import type { ListResult } from "./types";
 
 export const DEFAULT_LIMIT = 10;
@@ -25,6 +26,17 @@ export function paginate(items: StoredObject[], args: ListArgs, url: string, wha
     return { object: "list", data: items.slice(from, end), has_more: from > 0, url };
   }
   return { object: "list", data: items.slice(0, limit), has_more: items.length > limit, url };
+}
+
+/**
+ * The list route of a collection filtered only by its own fields (each param, when given, equal to the field of
+ * the same name) and by `created`: refunds and disputes list so, by charge and payment intent.
+ */
+export function listByFields<K extends string>(type: ObjectType, url: string, what: string, fields: readonly K[]) {
+  return (ctx: { store: Store }, a: ListArgs & { created?: RangeParam } & { [F in K]?: string }): ListResult => {
+    const items = ctx.store.list(type).filter((o) => fields.every((f) => a[f] === undefined || o[f] === a[f]) && inRange(o.created, a.created));
+    return paginate(items, a, url, what, (id) => ctx.store.get(type, id));
+  };
 }
 
 /** For "after": index of the first item past the cursor. For "before": index of the cursor (items before it are newer). */

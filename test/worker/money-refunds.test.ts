@@ -68,6 +68,8 @@ describe("refunds", () => {
     expect(r.body).toMatchObject({ charge: "ch_AlicePaid", payment_intent: "pi_AlicePaid", amount: 1000, customer: "cus_Alice" });
     expect((await stripe(w, "GET", "/v1/payment_intents/pi_AlicePaid")).body).toMatchObject({ status: "succeeded", amount_received: 3000, latest_charge: "ch_AlicePaid" });
     expect((await stripe(w, "GET", "/v1/refunds", { params: { payment_intent: "pi_AlicePaid" } })).body.data.map((x: { id: string }) => x.id)).toEqual([r.body.id]);
+    expect((await stripe(w, "GET", "/v1/refunds", { params: { charge: "ch_AlicePaid", payment_intent: "pi_AlicePaid" } })).body.data.map((x: { id: string }) => x.id)).toEqual([r.body.id]);
+    expect((await stripe(w, "GET", "/v1/refunds", { params: { charge: "ch_AlicePaid", payment_intent: "pi_BobOpen" } })).body.data).toEqual([]);
 
     const none = await stripe(w, "POST", "/v1/refunds", { params: { payment_intent: "pi_BobOpen" } });
     expect(none.status).toBe(400);

@@ -9,8 +9,8 @@ import { DISPUTE_EVIDENCE_FIELDS, type SeedDocument } from "../../../src/core/se
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { StoredObject } from "../../store/store";
 import { domainError, noSuch } from "../errors";
-import { paginate } from "../list";
-import { applyMetadata, bool, emptyable, inRange, listShape, metadata, oneOf, range, str, strict, type MetadataParam } from "../params";
+import { listByFields } from "../list";
+import { applyMetadata, bool, emptyable, listShape, metadata, oneOf, range, str, strict, type MetadataParam } from "../params";
 import { route, type Resource, type StripeContext } from "../types";
 import { disputeTxns } from "./money/ledger";
 import { moneyIndex } from "./money/seed-index";
@@ -97,12 +97,7 @@ function requireOpen(ctx: StripeContext, d: StoredObject, doing: string): void {
 
 const listParams = strict({ ...listShape, charge: str().optional(), payment_intent: str().optional(), created: range().optional() });
 
-function listDisputes(ctx: StripeContext, a: z.output<typeof listParams>) {
-  const items = ctx.store
-    .list("disputes")
-    .filter((d) => (a.charge === undefined || d.charge === a.charge) && (a.payment_intent === undefined || d.payment_intent === a.payment_intent) && inRange(d.created, a.created));
-  return paginate(items, a, "/v1/disputes", "dispute", (id) => ctx.store.get("disputes", id));
-}
+const listDisputes = listByFields("disputes", "/v1/disputes", "dispute", ["charge", "payment_intent"]);
 
 const evidenceParams = strict(Object.fromEntries(DISPUTE_EVIDENCE_FIELDS.map((f) => [f, emptyable(str().max(20000, `Invalid ${f}: must be at most 20000 characters`)).optional()])) as Record<(typeof DISPUTE_EVIDENCE_FIELDS)[number], z.ZodOptional<ReturnType<typeof emptyable<z.ZodString>>>>);
 

@@ -6,8 +6,8 @@ import type { SeedDocument } from "../../../src/core/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { StoredObject } from "../../store/store";
 import { domainError, missingParam, noSuch, noSuchParam } from "../errors";
-import { paginate } from "../list";
-import { applyMetadata, bool, inRange, int, listShape, metadata, oneOf, range, str, strict, type MetadataParam } from "../params";
+import { listByFields } from "../list";
+import { applyMetadata, bool, int, listShape, metadata, oneOf, range, str, strict, type MetadataParam } from "../params";
 import { route, type Resource, type StripeContext } from "../types";
 import { txnId } from "./money/ledger";
 import { refundCharge } from "./money/refund-charge";
@@ -84,12 +84,7 @@ function requireRefund(ctx: StripeContext, id: string): StoredObject {
 
 const listParams = strict({ ...listShape, charge: str().optional(), payment_intent: str().optional(), created: range().optional() });
 
-function listRefunds(ctx: StripeContext, a: z.output<typeof listParams>) {
-  const items = ctx.store
-    .list("refunds")
-    .filter((r) => (a.charge === undefined || r.charge === a.charge) && (a.payment_intent === undefined || r.payment_intent === a.payment_intent) && inRange(r.created, a.created));
-  return paginate(items, a, "/v1/refunds", "refund", (id) => ctx.store.get("refunds", id));
-}
+const listRefunds = listByFields("refunds", "/v1/refunds", "refund", ["charge", "payment_intent"]);
 
 const updateParams = strict({ metadata: metadata().optional() });
 
