@@ -91,7 +91,7 @@ describe("the episode API", () => {
     expect(await post("/admin/episodes", { task: { tasks: [tasks[0], tasks[1]] } })).toMatchObject({ status: 400, json: { error: { code: "invalid_task", message: "Send one task, not a benchmark." } } });
     // Read fine, but its recorded results are more than one world stores: refused before any world is made.
     const env = task.environment as { observations: Array<Record<string, unknown>> };
-    const huge = { ...task, environment: { ...env, observations: [{ ...env.observations[0], result: "x".repeat(2_100_000) }] } };
+    const huge = { ...task, environment: { ...env, observations: [{ ...env.observations[0], result: "x".repeat(2_600_000) }] } };
     const tooLarge = await post("/admin/episodes", { task: huge, person: "openai:person-model", judge: "openai:judge-model" });
     expect(tooLarge).toMatchObject({ status: 400, json: { error: { code: "invalid_task", message: expect.stringMatching(/^task duplicate-charge-refund: its replay world could not be built: .* at most 2000000/) } } });
     expect(await post("/admin/episodes", { task }, { "content-type": "application/json" })).toMatchObject({ status: 401 });

@@ -30,7 +30,7 @@ const tool = async (key: string, name: string, args: unknown) => {
 
 describe("replay world", () => {
   it("refuses a seed whose recorded results are more than a world can store, naming the block (a 400, not the storage's 500)", async () => {
-    const big = replaySeed({ ...task, environment: { ...task.environment, observations: [{ ...task.environment.observations[0]!, result: "x".repeat(2_100_000) }] } });
+    const big = replaySeed({ ...task, environment: { ...task.environment, observations: [{ ...task.environment.observations[0]!, result: "x".repeat(2_600_000) }] } });
     const res = await call("/admin/worlds", { method: "POST", headers: admin, body: JSON.stringify({ seed: big }) });
     const text = await res.text();
     expect(res.status, text).toBe(400);

@@ -111,7 +111,7 @@ describe("POST /admin/runs with evals", () => {
     // A task the reader accepts whose replay world could not be stored (its recorded results are over what a
     // world keeps) is refused with the task named, never fanned out into worlds that all fail to start.
     const huge = JSON.parse(REPLAY);
-    huge.tasks[1].environment.observations[0].result = { note: "x".repeat(2_100_000) };
+    huge.tasks[1].environment.observations[0].result = { note: "x".repeat(2_600_000) };
     const tooLarge = await postRun(evals({ file: JSON.stringify(huge, null, 2) }));
     expect(tooLarge.status).toBe(400);
     expect(tooLarge.body.error?.code).toBe("invalid_task");

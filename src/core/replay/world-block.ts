@@ -18,8 +18,9 @@ export const replayWorldBlock = z.strictObject({
 export type ReplayWorldBlock = z.infer<typeof replayWorldBlock>;
 
 /**
- * The block is kept as one JSON value in the world's SQLite storage, whose values stop at 2 MiB; a task that
- * recorded more than this cannot have a world, so it is refused when the seed is read, naming what to shorten.
+ * The block is kept as one JSON value in the world's SQLite storage. Cloudflare documents 2 MB as the most a
+ * Durable Object's SQLite value holds (the local runtime fails a little past that, SQLITE_TOOBIG, as a 500); a
+ * task that recorded more cannot have a world, so it is refused when the seed is read, naming what to shorten.
  */
 export const MAX_REPLAY_BLOCK_BYTES = 2_000_000;
 
