@@ -194,15 +194,23 @@ export function loadMiniflare(): typeof import("miniflare") & { linearGrowth: bo
 }
 
 /**
- * The Worker's modules. wrangler builds it into one ES module (its only imports are the runtime's own), so it is
- * handed to Miniflare as that one module: given `modules: true` instead, Miniflare parses the 5 MB bundle with a
- * JavaScript parser, with locations, to find imports there are none of, which was most of a start (1-2 s on
- * this machine, more under load). A build that ever writes more modules beside it falls back to that scan.
+ * The Worker's modules. wrangler builds it into one ES module (its only imports are the runtime's own) and writes
+ * each seed beside it as a Text module (wrangler.toml's rule for seeds/*.json, named <hash>-<name>.json): they are
+ * handed to Miniflare as that list. Given `modules: true` instead, Miniflare parses the 5 MB bundle with a
+ * JavaScript parser, with locations, to find the imports, which was most of a start (1-2 s on this machine, more
+ * under load). A build that ever writes a module of another kind beside it falls back to that scan.
  */
-function workerModules(scriptPath: string): { modules: true; scriptPath: string } | { modules: { type: "ESModule"; path: string; contents: Uint8Array }[] } {
-  const others = readdirSync(dirname(scriptPath)).filter((f) => !f.startsWith(".") && f !== "index.js" && !f.endsWith(".map") && f !== "README.md");
-  if (others.length > 0) return { modules: true, scriptPath };
-  return { modules: [{ type: "ESModule", path: scriptPath, contents: readFileSync(scriptPath) }] };
+type WorkerModule = { type: "ESModule"; path: string; contents: Uint8Array } | { type: "Text"; path: string; contents: string };
+function workerModules(scriptPath: string): { modules: true; scriptPath: string } | { modules: WorkerModule[] } {
+  const dir = dirname(scriptPath);
+  const others = readdirSync(dir).filter((f) => !f.startsWith(".") && f !== "index.js" && !f.endsWith(".map") && f !== "README.md");
+  if (others.some((f) => !f.endsWith(".json"))) return { modules: true, scriptPath };
+  return {
+    modules: [
+      { type: "ESModule", path: scriptPath, contents: readFileSync(scriptPath) },
+      ...others.sort().map((f): WorkerModule => ({ type: "Text", path: join(dir, f), contents: readFileSync(join(dir, f), "utf8") })),
+    ],
+  };
 }
 
 /**
