@@ -1,6 +1,10 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+
+// tiktoken rank files as their text, as wrangler's Text rule and the CLI build load them (src/core/tools/dials/tokens.ts).
+const tiktokenText = { name: "tiktoken-text", enforce: "pre" as const, load: (id: string) => (id.endsWith(".tiktoken") ? `export default ${JSON.stringify(readFileSync(id, "utf8"))};` : undefined) };
 
 // Two projects: code that runs in the Worker is tested inside the Workers runtime; the CLI, the pure core
 // modules and the end-to-end tests (which start the real local server) run in Node.
@@ -11,6 +15,7 @@ export default defineConfig(async () => {
       projects: [
         {
           plugins: [
+            tiktokenText,
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
@@ -33,6 +38,7 @@ export default defineConfig(async () => {
           },
         },
         {
+          plugins: [tiktokenText],
           test: {
             name: "node",
             environment: "node",

@@ -54,6 +54,8 @@ if (existsSync(join(root, "src", "cli", "main.ts"))) {
     // only by the commands that start a local server, and they bring native binaries. So does stripe (a
     // dependency, imported only by `seed import --from-stripe`): bundled, its 820 KB were parsed at every start.
     external: ["miniflare", "wrangler", "stripe"],
+    // The tokenizer's ranks as text, as the Worker gets them (wrangler.toml's rule; src/core/tools/dials/tokens.ts).
+    loader: { ".tiktoken": "text" },
     logLevel: "warning",
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });

@@ -195,16 +195,17 @@ export function loadMiniflare(): typeof import("miniflare") & { linearGrowth: bo
 
 /**
  * The Worker's modules. wrangler builds it into one ES module (its only imports are the runtime's own) and writes
- * each seed beside it as a Text module (wrangler.toml's rule for seeds/*.json, named <hash>-<name>.json): they are
- * handed to Miniflare as that list. Given `modules: true` instead, Miniflare parses the 5 MB bundle with a
+ * the data it imports beside it as Text modules (wrangler.toml's rules: the seeds, <hash>-<name>.json, and the
+ * tokenizer's ranks, <hash>-o200k_base.tiktoken): they are handed to Miniflare as that list. Given `modules: true` instead, Miniflare parses the 5 MB bundle with a
  * JavaScript parser, with locations, to find the imports, which was most of a start (1-2 s on this machine, more
  * under load). A build that ever writes a module of another kind beside it falls back to that scan.
  */
+const TEXT_MODULE = /\.(json|tiktoken)$/;
 type WorkerModule = { type: "ESModule"; path: string; contents: Uint8Array } | { type: "Text"; path: string; contents: string };
 function workerModules(scriptPath: string): { modules: true; scriptPath: string } | { modules: WorkerModule[] } {
   const dir = dirname(scriptPath);
   const others = readdirSync(dir).filter((f) => !f.startsWith(".") && f !== "index.js" && !f.endsWith(".map") && f !== "README.md");
-  if (others.some((f) => !f.endsWith(".json"))) return { modules: true, scriptPath };
+  if (others.some((f) => !TEXT_MODULE.test(f))) return { modules: true, scriptPath };
   return {
     modules: [
       { type: "ESModule", path: scriptPath, contents: readFileSync(scriptPath) },
