@@ -32,6 +32,24 @@ describe("the world's read cache", () => {
     expect(rows.map((r) => r.response_body)).toEqual([a, a]);
   });
 
+  it("traces a long run of buffered reads and the write after them, every row in order with its body", async () => {
+    // 70 reads: one full batch of 64 flushed by count (several multi-row INSERTs) and six more flushed by the write.
+    const { id, auth } = await world();
+    const ids: string[] = [];
+    const bodies: string[] = [];
+    for (let i = 0; i < 70; i++) {
+      const res = await call(i % 2 ? "/v1/customers/cus_AcmeNorthwind" : "/v1/customers?limit=3", { headers: auth });
+      ids.push(res.headers.get("request-id")!);
+      bodies.push(await res.text());
+    }
+    const write = await call("/v1/customers", { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "email=last%40example.com" });
+    ids.push(write.headers.get("request-id")!);
+    bodies.push(await write.text());
+    const rows = await trace(id);
+    expect(rows.map((r) => r.request_id)).toEqual(ids);
+    expect(rows.map((r) => r.response_body)).toEqual(bodies);
+  });
+
   it("never serves a read from before a write", async () => {
     const { auth } = await world();
     const read = async () => ((await (await call("/v1/charges/ch_AcmeNorthwindDup", { headers: auth })).json()) as { amount_refunded: number }).amount_refunded;
