@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPLY_LIMIT, runAgent, agentSucceeded } from "../../src/cli/agent/runner";
+import { reapRuns, RUN_MARKER } from "../../src/cli/agent/reap";
 import { alive, waitUntil } from "./helpers/cli";
 
 const node = (code: string) => [process.execPath, "-e", code];
@@ -106,6 +107,32 @@ describe("agent runner", () => {
       expect(o).toMatchObject({ started: true, timed_out: true });
       const pid = Number(o.reply);
       expect(await waitUntil(() => !running(pid), 5_000)).toBe(true);
+    });
+
+    it("reaps several runs in one walk of /proc, each run's marked processes and only those", async () => {
+      const start = (marker: string) => spawn("sleep", ["300"], { detached: true, stdio: "ignore", env: { ...process.env, [RUN_MARKER]: marker } });
+      const a = start("1-aaaaaaaaaaaaaaaa");
+      const b = start("1-bbbbbbbbbbbbbbbb");
+      const other = start("1-cccccccccccccccc");
+      try {
+        expect(await waitUntil(() => running(a.pid!) && running(b.pid!) && running(other.pid!), 5_000)).toBe(true);
+        const r = reapRuns([
+          { marker: "1-aaaaaaaaaaaaaaaa", root: a.pid! },
+          { marker: "1-bbbbbbbbbbbbbbbb", root: b.pid! },
+        ]);
+        expect(r).toEqual({ killed: 2, scans: 2 }); // one walk found both, the next found none
+        expect(await waitUntil(() => !running(a.pid!) && !running(b.pid!), 5_000)).toBe(true);
+        expect(running(other.pid!)).toBe(true);
+      } finally {
+        for (const c of [a, b, other]) c.kill("SIGKILL");
+      }
+    });
+
+    it("ends the detached children of agents that exit together", async () => {
+      const outcomes = await Promise.all(Array.from({ length: 4 }, () => runAgent({ argv: node(detach(`"sleep",["300"]`)), env: {}, stdin: "", timeoutMs: 10_000 })));
+      for (const o of outcomes) expect(o).toMatchObject({ started: true, exit_code: 0 });
+      const pids = outcomes.map((o) => Number(o.reply));
+      expect(await waitUntil(() => pids.every((p) => !running(p)), 5_000)).toBe(true);
     });
 
     it("hands every agent process its run's marker, and leaves other processes alone", async () => {

@@ -4,7 +4,7 @@
 // by the marker in its environment (reap.ts). Nothing an agent does is fatal to the run: crashes, hangs, floods
 // of output and commands that do not exist all come back as an AgentOutcome.
 import { spawn, type ChildProcess } from "node:child_process";
-import { killMarked, newRunMarker, RUN_MARKER } from "./reap";
+import { killMarked, newRunMarker, reapRuns, RUN_MARKER } from "./reap";
 
 export const REPLY_LIMIT = 256 * 1024;
 export const STDERR_LIMIT = 64 * 1024;
@@ -63,6 +63,27 @@ function track(pid: number, marker: string): void {
 function endAll(pid: number, marker: string): void {
   killGroup(pid, "SIGKILL");
   killMarked(marker, pid);
+}
+
+/**
+ * Agents whose exit was seen in this turn of the event loop, reaped together once it ends: the process exits
+ * that arrive in one turn (a wave of agents finishing at once) share one walk of /proc (reap.ts). Each agent's
+ * outcome waits for its reap, so nothing it left running outlives its episode.
+ */
+const exited: { pid: number; marker: string; reaped: () => void }[] = [];
+function reapSoon(pid: number, marker: string): Promise<void> {
+  killGroup(pid, "SIGKILL");
+  return new Promise((reaped) => {
+    if (exited.push({ pid, marker, reaped }) === 1) setImmediate(reapExited);
+  });
+}
+function reapExited(): void {
+  const batch = exited.splice(0);
+  reapRuns(batch.map((e) => ({ marker: e.marker, root: e.pid })));
+  for (const e of batch) {
+    live.delete(e.pid);
+    e.reaped();
+  }
 }
 
 export function runAgent(spec: AgentSpec): Promise<AgentOutcome> {
@@ -157,10 +178,9 @@ export function runAgent(spec: AgentSpec): Promise<AgentOutcome> {
 
     child.once("exit", (code, sig) => {
       // Whatever the agent left running goes too, in its group or not, so no episode outlives its world.
-      endAll(pid, marker);
-      live.delete(pid);
+      const reaped = reapSoon(pid, marker);
       // Let buffered output land, but a grandchild holding the pipes open must not stall the run.
-      const done = () => finish({ started: true, spawn_error: null, exit_code: code, signal: sig });
+      const done = () => void reaped.then(() => finish({ started: true, spawn_error: null, exit_code: code, signal: sig }));
       let pending = 2;
       const closed = () => --pending === 0 && done();
       if (child.stdout!.readableEnded) closed();
