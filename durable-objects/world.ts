@@ -6,6 +6,7 @@ import { foldChanges } from "../src/core/diff/fold";
 import type { ObjectType, WorldDiff } from "../src/core/diff/types";
 import { upgradeWorldSchema, WORLD_SCHEMA } from "./store/schema";
 import { ReadCache } from "./read-cache";
+import { AnswerCache } from "./surface/answer-cache";
 import { Store, type StoredObject } from "./store/store";
 import type { Service, ServiceHandler, TraceRecord, TraceService, TwinRequest, TwinResponse } from "./twin";
 import type { TwinWireResponse } from "./protocol";
@@ -274,7 +275,8 @@ export class World extends DurableObject {
    * itself is traced too (service tools, method CALL, path = the tool), after the requests it made.
    */
   async toolCall(call: ToolCallRequest): Promise<ToolOutcome | null> {
-    return (await this.callTool(call))?.outcome ?? null;
+    const done = await this.callTool(call);
+    return done && (done.outcome ?? { ok: true, result: JSON.parse(done.text) as Record<string, unknown> });
   }
 
   /**
@@ -287,7 +289,8 @@ export class World extends DurableObject {
     return done && { status: done.status, body: done.text };
   }
 
-  private async callTool(call: ToolCallRequest): Promise<{ outcome: ToolOutcome; status: number; text: string } | null> {
+  /** The call's status and body text, and its outcome unless it was answered from the answer cache (then: ok, the text's result). */
+  private async callTool(call: ToolCallRequest): Promise<{ outcome: ToolOutcome | null; status: number; text: string } | null> {
     if (!this.opensFor(call.keyHash)) return null;
     if (!this.store.hasBase()) await this.ensureBase();
     const scenario = this.scenario();
@@ -300,9 +303,20 @@ export class World extends DurableObject {
     };
     const kind = kindOf(this.store.meta(KIND_META));
     const catalogue = kind && catalogueFor(kind, send);
+    const argumentsText = call.unreadable ? call.unreadable.text.slice(0, UNREADABLE_TRACE_CHARS) : JSON.stringify(call.arguments);
+    const traced = (status: number, text: string, responseOf: string | null): TraceRow => [call.requestId, TOOLS_TRACE_SERVICE, TOOLS_TRACE_METHOD, call.name, `via=${call.via}`, argumentsText, status, text, 0, null, responseOf];
+    const generation = this.store.generation;
+    // As for the twins' reads: no reuse under a scenario, whose schedule counts calls. A reused answer's trace
+    // row points at the row holding its body, which traceRecords puts back, so the trace reads as before.
+    const reuse = scenario === null && !call.unreadable && catalogue?.reuse?.stable(this.store, call.name) ? catalogue.reuse : null;
+    const cacheKey = reuse ? AnswerCache.keyOf(call.name, argumentsText) : null;
+    const hit = cacheKey === null ? null : this.answerCache.get(cacheKey, generation);
+    if (hit && reuse?.recount(this.store, call.name)) {
+      this.recordTrace(traced(200, "", hit.requestId), true);
+      return { outcome: null, status: 200, text: hit.text };
+    }
     const ctx: ToolCallContext = { store: this.store, transact: <T>(fn: () => T): T => this.transact(fn), requestId: call.requestId, origin: call.origin };
     let outcome: ToolOutcome;
-    const generation = this.store.generation;
     this.store.beginRequest(call.requestId);
     try {
       outcome = call.unreadable
@@ -315,17 +329,18 @@ export class World extends DurableObject {
       outcome = { ok: false, error: { code: "unavailable", message: `The tool ${call.name} failed inside the world: ${(e as Error).message}` } };
     }
     const status = outcome.ok ? 200 : TOOL_ERROR_STATUS[outcome.error.code];
-    const argumentsText = call.unreadable ? call.unreadable.text.slice(0, UNREADABLE_TRACE_CHARS) : JSON.stringify(call.arguments);
     // The JSON surface's body: the result, or the failure in the kind's idiom (OpenAI's {"error": {code, message}}
     // unless the kind has its own: a tools world answers in its set's format).
     const text = JSON.stringify(outcome.ok ? outcome.result : (catalogue?.failureBody?.(this.store, call.name, outcome.error) ?? { error: outcome.error }));
-    const row: TraceRow = [call.requestId, TOOLS_TRACE_SERVICE, TOOLS_TRACE_METHOD, call.name, `via=${call.via}`, argumentsText, status, text, 0, null, null];
+    const unchanged = this.store.generation === generation;
+    if (cacheKey !== null && outcome.ok && unchanged) this.answerCache.put(cacheKey, generation, call.requestId, text);
     // Like a GET: a call that changed nothing is buffered; anything else is traced at once, in order.
-    this.recordTrace(row, this.store.generation === generation && scenario === null);
+    this.recordTrace(traced(status, text, null), unchanged && scenario === null);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return { outcome, status, text };
   }
 
+  private readonly answerCache = new AnswerCache();
   private readonly readCache = new ReadCache();
 
   /** One storage transaction; what the store remembers of meta is dropped if it rolls back. */

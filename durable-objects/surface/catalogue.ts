@@ -32,4 +32,11 @@ export interface ToolCatalogue {
    * its set's format); without it the surface writes {"error": {code, message}}. The status is the code's.
    */
   failureBody?(store: Store, name: string, error: Extract<ToolOutcome, { ok: false }>["error"]): Record<string, unknown>;
+  /**
+   * Lets the World answer a repeated call with the body it gave the same call before (surface/answer-cache.ts).
+   * `stable`: whether a successful answer of this tool depends on nothing but the tool and its arguments.
+   * `recount`: counts a call answered so, exactly as `call` would have counted it; false when `call` would now
+   * answer otherwise (the episode's call limit is reached), and then `call` runs instead.
+   */
+  reuse?: { stable(store: Store, name: string): boolean; recount(store: Store, name: string): boolean };
 }

@@ -79,6 +79,24 @@ export const toolsCatalogue: ToolCatalogue = {
     return block ? failureBody(block, name, error, store.now()) : { error };
   },
 
+  reuse: {
+    // A read tool's answer is drawn from the block and the call alone, unless a fault is planned for it or a
+    // later write waits on it (a prerequisite read is remembered, and that write to storage must happen).
+    stable(store, name) {
+      const block = blockOf(store);
+      const tool = block?.definitions.find((t) => t.name === name);
+      return !!block && tool?.effect === "read" && !block.task.faults.some((f) => f.name === name) && !block.task.prerequisites.some((p) => p.read.name === name);
+    },
+    recount(store, name) {
+      const block = blockOf(store);
+      const counters = countersOf(store);
+      if (!block || counters.calls >= block.max_calls) return false;
+      counters.calls++;
+      counters.per[name] = (counters.per[name] ?? 0) + 1;
+      return true;
+    },
+  },
+
   call(ctx: ToolCallContext, name: string, args: Record<string, unknown>): ToolOutcome {
     const block = blockOf(ctx.store);
     if (!block) return { ok: false, error: { code: "unavailable", message: "This world holds no tools block." } };
