@@ -35,23 +35,21 @@ export interface MarkedRun {
  * how many it killed.
  */
 export function killMarked(marker: string, root: number): number {
-  return reapRuns([{ marker, root }]).killed;
+  return reapRuns([{ marker, root }]);
 }
 
 /**
  * killMarked for several runs, one walk of /proc per pass for all of them: agents that end together (a wave of
  * them at high concurrency) cost one scan of the process table instead of one each, which grew with the square
  * of the concurrency (at 100 agents the per-agent scans were over a quarter of the CLI's CPU;
- * bench/passk-sleep.mjs). Answers how many it killed and how many walks it took.
+ * bench/passk-sleep.mjs). Answers how many it killed.
  */
-export function reapRuns(runs: readonly MarkedRun[]): { killed: number; scans: number } {
-  if (!hasProc || runs.length === 0) return { killed: 0, scans: 0 };
+export function reapRuns(runs: readonly MarkedRun[]): number {
+  if (!hasProc || runs.length === 0) return 0;
   const needles = runs.map((r) => Buffer.from(`${RUN_MARKER}=${r.marker}\0`));
   const roots = new Set(runs.map((r) => r.root));
   let killed = 0;
-  let scans = 0;
   for (let pass = 0; pass < 5; pass++) {
-    scans++;
     const found = markedProcesses(needles, roots);
     if (found.length === 0) break;
     for (const pid of found) {
@@ -63,7 +61,7 @@ export function reapRuns(runs: readonly MarkedRun[]): { killed: number; scans: n
       }
     }
   }
-  return { killed, scans };
+  return killed;
 }
 
 function markedProcesses(needles: readonly Buffer[], roots: ReadonlySet<number>): number[] {
