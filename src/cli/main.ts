@@ -1,34 +1,38 @@
 // The `worlds` CLI. Each command lives in commands/<name>.ts and returns its exit code.
-import { COMMANDS } from "./commands/index";
+import type { Command } from "./commands/types";
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  // `worlds serve` loads its own module only (a chunk of its own, scripts/build.mjs), not the registry's every
+  // command: the server's start waits on the CLI's load, and the other commands' code is most of it.
+  if (name === "serve") return (await import("./commands/serve")).serve.run(rest);
+  if (name === "--version" || name === "-v") {
+    process.stdout.write("worlds 0.1.0\n");
+    return 0;
+  }
+  const { COMMANDS } = await import("./commands/index");
   // `worlds help passk` is `worlds passk --help` (and `worlds help tasks import` is `worlds tasks import --help`).
   if (name === "help" && rest.length > 0) {
     const command = COMMANDS[rest[0]];
     if (!command) {
-      process.stderr.write(`worlds: unknown command '${rest[0]}'.\n\n${usage()}`);
+      process.stderr.write(`worlds: unknown command '${rest[0]}'.\n\n${usage(COMMANDS)}`);
       return 2;
     }
     return command.run([...rest.slice(1), "--help"]);
   }
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    process.stdout.write(usage());
+    process.stdout.write(usage(COMMANDS));
     return name ? 0 : 2;
-  }
-  if (name === "--version" || name === "-v") {
-    process.stdout.write("worlds 0.1.0\n");
-    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`worlds: unknown command '${name}'.\n\n${usage()}`);
+    process.stderr.write(`worlds: unknown command '${name}'.\n\n${usage(COMMANDS)}`);
     return 2;
   }
   return command.run(rest);
 }
 
-function usage(): string {
+function usage(COMMANDS: Record<string, Command>): string {
   const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(16)} ${c.summary}`);
   return `usage: worlds <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nRun 'worlds help <command>' (or 'worlds <command> --help') for a command's options.\n`;
 }
