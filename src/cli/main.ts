@@ -10,6 +10,24 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write("worlds 0.1.0\n");
     return 0;
   }
+  // `passk --server auto` starts its server before its code loads: the two overlap (workerd is its own process).
+  // A run that ends without asking for it (a flag error, --help) stops it here.
+  const early = name === "passk" && asksForLocalServer(rest) ? await import("./server/local") : null;
+  await early?.startLocalServerEarly();
+  try {
+    return await dispatch(name, rest);
+  } finally {
+    await early?.takeEarlyServer()?.then((s) => s.stop(), () => undefined);
+  }
+}
+
+/** `--server auto` (or `--server=auto`) among a command's own flags, before the `--` that starts the agent's command. */
+function asksForLocalServer(argv: string[]): boolean {
+  const own = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
+  return own.some((a, i) => a === "--server=auto" || (a === "--server" && own[i + 1] === "auto"));
+}
+
+async function dispatch(name: string | undefined, rest: string[]): Promise<number> {
   const { COMMANDS } = await import("./commands/index");
   // `worlds help passk` is `worlds passk --help` (and `worlds help tasks import` is `worlds tasks import --help`).
   if (name === "help" && rest.length > 0) {

@@ -3,7 +3,7 @@
 import { flag } from "../flags";
 import { AdminClient, ServerError } from "../client";
 import type { Interrupt } from "../signals";
-import { LocalServerError, startLocalServer, type LocalServer } from "./local";
+import { LocalServerError, startLocalServer, takeEarlyServer, type LocalServer } from "./local";
 
 export interface ServerChoice {
   auto: boolean;
@@ -60,7 +60,8 @@ export async function connectServer(choice: ServerChoice, interrupt: Interrupt, 
   if (choice.auto) {
     let local: LocalServer;
     try {
-      local = await startLocalServer({});
+      // The one main.ts started while this command loaded, if any: the same options.
+      local = await (takeEarlyServer() ?? startLocalServer({}));
     } catch (e) {
       if (e instanceof LocalServerError) throw new ServerSetupError(`the local server did not start: ${e.message}`, "run `npm run build`, then try again; `worlds serve` shows the server's own errors");
       throw e;

@@ -33,6 +33,8 @@ export interface LocalServerOptions {
   onPhase?: (phase: StartPhase, msSinceProcessStart: number) => void;
   /** Where the model keys and base URLs the Worker gets are read (the judge, the person); default process.env. */
   modelEnv?: Record<string, string | undefined>;
+  /** Called once the runtime's process is spawned (startLocalServerEarly waits for it). */
+  onSpawn?: () => void;
 }
 
 export type StartPhase = "miniflare loaded" | "runtime started" | "database migrated";
@@ -98,6 +100,7 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
     ...(process.env.WORLDS_PROFILE_INSPECTOR ? { inspectorPort: Number(process.env.WORLDS_PROFILE_INSPECTOR) } : {}),
     log: new Log(LogLevel.WARN),
     handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+      opts.onSpawn?.();
       pipeLines(stdout, sink);
       pipeLines(stderr, sink);
     },
@@ -124,6 +127,29 @@ export async function startLocalServer(opts: LocalServerOptions = {}): Promise<L
       throw new LocalServerError(`port ${opts.port} is already in use; pick another with --port or leave it out for a free one.`);
     throw new LocalServerError(`the local server did not start: ${(e as Error).message}${detail}`);
   }
+}
+
+let early: Promise<LocalServer> | null = null;
+
+/**
+ * Starts the server a `--server auto` command will ask for before that command's own code has loaded (src/cli/main.ts):
+ * workerd boots in its own process while this one loads the command. Resolves once workerd is spawned (or the start
+ * failed): Miniflare's setup before that interleaves with anything loaded meanwhile, which would only delay the
+ * spawn. A failure waits for the command to claim the server, and is reported there.
+ */
+export function startLocalServerEarly(): Promise<void> {
+  if (early) return Promise.resolve();
+  return new Promise((spawned) => {
+    early = startLocalServer({ onSpawn: () => spawned() });
+    early.then(() => spawned(), () => spawned());
+  });
+}
+
+/** The server startLocalServerEarly started, handed over once; null when none was started or it was taken. */
+export function takeEarlyServer(): Promise<LocalServer> | null {
+  const server = early;
+  early = null;
+  return server;
 }
 
 /** GET /health, which applies the D1 migrations; anything but 200 is a start that failed, with the Worker's reason. */
