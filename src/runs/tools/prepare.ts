@@ -3,7 +3,8 @@
 import { configFlows, parseToolsConfig, ToolsConfigProblem } from "../../core/tools/config/parse";
 import { generateToolsArms, selectToolsTasks } from "../../core/tools/run/arms";
 import { toolsRubric } from "../../core/tools/run/episode";
-import { TOOLS_PLAN_VERSION, type ToolsRunPlan } from "../../core/tools/run/plan";
+import { RecipeRefused } from "../../core/tools/dials/recipes";
+import { parseToolsRunPlan, TOOLS_PLAN_VERSION, type ToolsRunPlan } from "../../core/tools/run/plan";
 import type { HostedToolsRequest } from "../../core/tools/run/request";
 import { CannotGenerate } from "../../core/tools/tasks/generate";
 import { countsLine, importToolSet, ToolFileError } from "../../core/tools/toolset";
@@ -35,13 +36,17 @@ export async function prepareToolsRun(req: HostedToolsRequest, only: readonly st
     const picked = selectToolsTasks(tasks, only);
     if (!picked.ok) return refuse("unknown_task", `no task ${picked.unknown.join(", ")} in ${file} (a changed tool file or setting changes every id; 'worlds tools generate' lists them)`);
     const plan: ToolsRunPlan = { kind: "tools", version: TOOLS_PLAN_VERSION, set: { name: set.name, sha256: set.sha256 }, clock: config.clock, tasks: picked.tasks };
+    // The plan is read back with the check every episode makes: a task it would refuse is refused here, before
+    // a run is stored, rather than failing each episode of an accepted run.
+    const stored = parseToolsRunPlan(JSON.parse(canonicalJson(plan)));
+    if (!stored.ok) return refuse("unhostable_tasks", `${file}: the tasks cannot run hosted: ${stored.message}`);
     const rubric = toolsRubric(set, picked.tasks);
     const hashes = { file: set.sha256, seed: await sha256Hex(canonicalJson(plan)), rubric: await sha256Hex(canonicalJson(rubric)) };
     return { ok: true, value: { file, plan, rubric, hashes, summary: `${file}: ${picked.tasks.length} tasks on ${set.name} (${countsLine(set)})` } };
   } catch (e) {
     if (e instanceof ToolsConfigProblem) return refuse("invalid_tools_config", e.message);
     if (e instanceof ToolFileError) return refuse("invalid_tool_file", `tools.file: ${e.message}`);
-    if (e instanceof CannotGenerate) return refuse("cannot_generate", `${file}: ${e.message}`);
+    if (e instanceof CannotGenerate || e instanceof RecipeRefused) return refuse("cannot_generate", `${file}: ${e.message}`);
     throw e;
   }
 }

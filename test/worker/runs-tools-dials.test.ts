@@ -1,0 +1,103 @@
+// Hosted tools runs of a `measure:` settings document: every dial the local `worlds tools run -- CMD` runs is
+// accepted and run on the server, with the generator's tasks (ids, requests, tool blocks, seeded history, planned
+// faults) and the same replay grading. The history dial counts its tokens here, in the Worker.
+import { exports } from "cloudflare:workers";
+import { afterEach, describe, expect, it } from "vitest";
+import ORDERS from "../fixtures/tools/orders.openai.json?raw";
+import { importToolSet } from "../../src/core/tools/toolset";
+import { parseToolsConfig, configFlows } from "../../src/core/tools/config/parse";
+import { generateToolsArms } from "../../src/core/tools/run/arms";
+import { DIALS } from "../../src/core/tools/dials/catalog";
+import type { ToolsTask } from "../../src/core/tools/tasks/generate";
+import type { AgentRequestBody } from "../../src/core/runs/index";
+import { mockAgent, postRun, replyWith, waitForRun } from "./runs-helpers";
+
+const FULL = `version: 1
+file: tools.json
+name: acme-orders
+read: [get_order, search_orders, list_channels]
+flows: ["get_order.id:refund_order.order_id"]
+tasks_per_arm: 1
+seed: 7
+measure:
+  preset: full
+`;
+
+let agent: ReturnType<typeof mockAgent> | null = null;
+afterEach(() => agent?.restore());
+
+async function expectedTasks(config: string): Promise<Map<string, ToolsTask>> {
+  const c = parseToolsConfig(config, "tools.yaml");
+  const set = await importToolSet(ORDERS, { format: c.format, name: c.name, read: c.read, write: c.write });
+  const arms = await generateToolsArms(set, c, configFlows(c, set, "tools.yaml"));
+  return new Map(arms.flatMap((a) => a.tasks).map((t) => [t.id, t]));
+}
+
+async function toolCall(body: AgentRequestBody, name: string, args: unknown): Promise<Response> {
+  return exports.default.fetch(new Request(`${body.world.tools_url}/call`, { method: "POST", headers: { authorization: `Bearer ${body.world.key}`, "content-type": "application/json" }, body: JSON.stringify({ name, arguments: args }) }));
+}
+
+/** Makes the calls that solve the task, retrying a call the world failed on purpose (the faults dial). */
+function solver(tasks: Map<string, ToolsTask>) {
+  return async (body: AgentRequestBody): Promise<string> => {
+    if (body.kind !== "tools") throw new Error(`expected a tools episode, got ${body.kind}`);
+    const task = tasks.get(body.task.id);
+    if (!task) throw new Error(`the agent was sent a task the generator did not make: ${body.task.id}`);
+    for (const c of task.expected.calls) {
+      let status = 0;
+      for (let i = 0; i < 6 && status !== 200; i++) status = (await toolCall(body, c.name, c.arguments)).status;
+      expect(status).toBe(200);
+    }
+    return "Done.";
+  };
+}
+
+describe("POST /admin/runs with a measure: tools configuration", () => {
+  it("accepts every dial's arms, gives the agent each task as generated (history included), and passes a solving agent", async () => {
+    const tasks = await expectedTasks(FULL);
+    const dials = new Set([...tasks.values()].map((t) => t.dial?.name));
+    // The fixture reaches every dial but block (it has five tools): the run covers all the others.
+    expect([...dials].sort()).toEqual(DIALS.filter((d) => d !== "block").sort());
+    agent = mockAgent(replyWith(solver(tasks)));
+    const posted = await postRun({ tools: { config: FULL, file: ORDERS, config_file: "worlds/tools.yaml" }, runs: 1 });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+    const done = await waitForRun(posted.body.run_id!);
+    expect(done.progress).toMatchObject({ total: tasks.size, done: tasks.size, infra_errors: 0, passed: tasks.size, graded: tasks.size });
+    expect(done.results.status).toBe("passed");
+    const sent = agent.calls.map((c) => c as Extract<AgentRequestBody, { kind: "tools" }>);
+    expect(sent.map((c) => c.task.id).sort()).toEqual([...tasks.keys()].sort());
+    for (const c of sent) {
+      const task = tasks.get(c.task.id)!;
+      expect(c.task.request).toBe(task.request);
+      expect(c.task.tools.map((t) => t.function.name)).toEqual(task.world.definitions.map((d) => d.name));
+      expect(c.task.history ?? []).toEqual(task.history?.calls ?? []);
+    }
+    expect(sent.some((c) => (c.task.history?.length ?? 0) > 0)).toBe(true);
+  });
+
+  it("grades a dial's task by replay like any other: an agent that ignores the planned fault fails it", async () => {
+    const config = FULL.replace("preset: full", "preset: recovery");
+    const tasks = await expectedTasks(config);
+    agent = mockAgent(replyWith(async (body) => {
+      if (body.kind !== "tools") throw new Error("not tools");
+      for (const c of tasks.get(body.task.id)!.expected.calls) await toolCall(body, c.name, c.arguments);
+      return "Done.";
+    }));
+    const done = await waitForRun((await postRun({ tools: { config, file: ORDERS, config_file: "worlds/tools.yaml" }, runs: 1 })).body.run_id!);
+    expect(done.progress.infra_errors).toBe(0);
+    const byTask = new Map(done.results.crash_test.tasks.map((t: { id: string; arm: string }) => [t.id, t]));
+    expect(byTask.size).toBe(tasks.size);
+    const verdicts = done.results.runs.flatMap((r) => r.worlds.map((w) => w.verdict));
+    // Level 0 has no fault, so one pass; the levels with a fault the agent never retried fail.
+    expect(verdicts.filter((v) => v === "passed").length).toBe(1);
+    expect(verdicts.length).toBe(tasks.size);
+  });
+
+  it("refuses a recipe the set does not reach up front, naming the dial (nothing is run)", async () => {
+    const config = FULL.replace("preset: full", "preset: chains").replace(/flows: .*\n/, "");
+    const res = await postRun({ tools: { config, file: ORDERS, config_file: "worlds/tools.yaml" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error?.code).toBe("cannot_generate");
+    expect(res.body.error?.message).toMatch(/depth \(no flow is declared/);
+  });
+});
