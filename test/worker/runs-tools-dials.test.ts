@@ -4,6 +4,7 @@
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import ORDERS from "../fixtures/tools/orders.openai.json?raw";
+import { wideToolFile } from "../fixtures/tools/wide";
 import { importToolSet } from "../../src/core/tools/toolset";
 import { parseToolsConfig, configFlows } from "../../src/core/tools/config/parse";
 import { generateToolsArms } from "../../src/core/tools/run/arms";
@@ -26,9 +27,9 @@ measure:
 let agent: ReturnType<typeof mockAgent> | null = null;
 afterEach(() => agent?.restore());
 
-async function expectedTasks(config: string): Promise<Map<string, ToolsTask>> {
+async function expectedTasks(config: string, file = ORDERS): Promise<Map<string, ToolsTask>> {
   const c = parseToolsConfig(config, "tools.yaml");
-  const set = await importToolSet(ORDERS, { format: c.format, name: c.name, read: c.read, write: c.write });
+  const set = await importToolSet(file, { format: c.format, name: c.name, read: c.read, write: c.write });
   const arms = await generateToolsArms(set, c, configFlows(c, set, "tools.yaml"));
   return new Map(arms.flatMap((a) => a.tasks).map((t) => [t.id, t]));
 }
@@ -73,6 +74,17 @@ describe("POST /admin/runs with a measure: tools configuration", () => {
       expect(c.task.history ?? []).toEqual(task.history?.calls ?? []);
     }
     expect(sent.some((c) => (c.task.history?.length ?? 0) > 0)).toBe(true);
+  });
+
+  it("runs the block dial on a set wide enough for it, each task offered its own block", async () => {
+    const config = FULL.replace("preset: full", "preset: custom\n  dials: [block]");
+    const file = wideToolFile(ORDERS);
+    const tasks = await expectedTasks(config, file);
+    expect(new Set([...tasks.values()].map((t) => t.world.definitions.length))).toEqual(new Set([8, 16]));
+    agent = mockAgent(replyWith(solver(tasks)));
+    const done = await waitForRun((await postRun({ tools: { config, file, config_file: "worlds/tools.yaml" }, runs: 1 })).body.run_id!);
+    expect(done.progress).toMatchObject({ total: tasks.size, infra_errors: 0, passed: tasks.size });
+    for (const c of agent.calls) if (c.kind === "tools") expect(c.task.tools.map((t) => t.function.name)).toEqual(tasks.get(c.task.id)!.world.definitions.map((d) => d.name));
   });
 
   it("grades a dial's task by replay like any other: an agent that ignores the planned fault fails it", async () => {

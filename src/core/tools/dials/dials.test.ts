@@ -3,6 +3,7 @@
 // dial's own way of failing is graded as it should be.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { WIDE_READS, wideToolFile } from "../../../../test/fixtures/tools/wide";
 import { CLOCK, episode, solve } from "../../../../test/node/helpers/tools-episode";
 import type { ToolsTask } from "../tasks/generate";
 import { importToolSet, type ToolSet } from "../toolset";
@@ -17,18 +18,10 @@ const FLOWS = [
   { from: "get_order", field: "id", to: "refund_order", param: "order_id" },
   { from: "refund_order", field: "id", to: "notify_customer", param: "order_id" },
 ];
-/** The five tools and sixteen more reads: wide enough for blocks of 8 and 16. */
-function wide(): string {
-  const tools = JSON.parse(text) as unknown[];
-  for (let i = 0; i < 16; i++)
-    tools.push({ type: "function", function: { name: `lookup_item_${i}`, description: `Look up item kind ${i} by its code.`, parameters: { type: "object", required: ["code"], properties: { code: { type: "string", minLength: 5, maxLength: 5 } } } } });
-  return JSON.stringify(tools);
-}
-
 const sets = new Map<string, ToolSet>();
 async function setFor(dial: DialName): Promise<ToolSet> {
   const key = dial === "block" ? "wide" : "orders";
-  if (!sets.has(key)) sets.set(key, await importToolSet(key === "wide" ? wide() : text, { name: "acme", read: [...READS, ...(key === "wide" ? Array.from({ length: 16 }, (_, i) => `lookup_item_${i}`) : [])] }));
+  if (!sets.has(key)) sets.set(key, await importToolSet(key === "wide" ? wideToolFile(text) : text, { name: "acme", read: [...READS, ...(key === "wide" ? WIDE_READS : [])] }));
   return sets.get(key)!;
 }
 
