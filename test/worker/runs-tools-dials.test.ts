@@ -1,16 +1,13 @@
 // Hosted tools runs of a `measure:` settings document: every dial the local `worlds tools run -- CMD` runs is
 // accepted and run on the server, with the generator's tasks (ids, requests, tool blocks, seeded history, planned
 // faults) and the same replay grading. The history dial counts its tokens here, in the Worker.
-import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import ORDERS from "../fixtures/tools/orders.openai.json?raw";
 import { wideToolFile } from "../fixtures/tools/wide";
-import { importToolSet } from "../../src/core/tools/toolset";
-import { parseToolsConfig, configFlows } from "../../src/core/tools/config/parse";
-import { generateToolsArms } from "../../src/core/tools/run/arms";
 import { DIALS } from "../../src/core/tools/dials/catalog";
 import type { ToolsTask } from "../../src/core/tools/tasks/generate";
 import type { AgentRequestBody } from "../../src/core/runs/index";
+import { generatedTasks, toolCall } from "./tools-run-helpers";
 import { mockAgent, postRun, replyWith, waitForRun } from "./runs-helpers";
 
 const FULL = `version: 1
@@ -27,16 +24,7 @@ measure:
 let agent: ReturnType<typeof mockAgent> | null = null;
 afterEach(() => agent?.restore());
 
-async function expectedTasks(config: string, file = ORDERS): Promise<Map<string, ToolsTask>> {
-  const c = parseToolsConfig(config, "tools.yaml");
-  const set = await importToolSet(file, { format: c.format, name: c.name, read: c.read, write: c.write });
-  const arms = await generateToolsArms(set, c, configFlows(c, set, "tools.yaml"));
-  return new Map(arms.flatMap((a) => a.tasks).map((t) => [t.id, t]));
-}
-
-async function toolCall(body: AgentRequestBody, name: string, args: unknown): Promise<Response> {
-  return exports.default.fetch(new Request(`${body.world.tools_url}/call`, { method: "POST", headers: { authorization: `Bearer ${body.world.key}`, "content-type": "application/json" }, body: JSON.stringify({ name, arguments: args }) }));
-}
+const expectedTasks = (config: string, file = ORDERS) => generatedTasks(config, file);
 
 /** Makes the calls that solve the task, retrying a call the world failed on purpose (the faults dial). */
 function solver(tasks: Map<string, ToolsTask>) {

@@ -1,14 +1,13 @@
 // Hosted tools runs: POST /admin/runs with a tools settings document and the tool file as text. The server makes
 // the same tasks `worlds tools run` makes, fans them out through the queue, gives the HTTP agent each task with its
 // tools, and grades each world by replaying its calls, ending in the shared results contract.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import ORDERS from "../fixtures/tools/orders.openai.json?raw";
 import { importToolSet } from "../../src/core/tools/toolset";
-import { parseToolsConfig, configFlows } from "../../src/core/tools/config/parse";
-import { generateToolsArms } from "../../src/core/tools/run/arms";
 import type { ToolsTask } from "../../src/core/tools/tasks/generate";
 import type { AgentRequestBody } from "../../src/core/runs/index";
+import { generatedTasks, toolCall } from "./tools-run-helpers";
 import { admin, call, mockAgent, postRun, replyWith, waitForRun } from "./runs-helpers";
 
 const CONFIG = `version: 1
@@ -24,16 +23,7 @@ let agent: ReturnType<typeof mockAgent> | null = null;
 afterEach(() => agent?.restore());
 
 /** The same tasks the server generates, so the test agents can know what solving one means. */
-async function expectedTasks(): Promise<Map<string, ToolsTask>> {
-  const config = parseToolsConfig(CONFIG, "tools.yaml");
-  const set = await importToolSet(ORDERS, { format: config.format, name: config.name, read: config.read, write: config.write });
-  const arms = await generateToolsArms(set, config, configFlows(config, set, "tools.yaml"));
-  return new Map(arms.flatMap((a) => a.tasks).map((t) => [t.id, t]));
-}
-
-async function toolCall(body: AgentRequestBody, name: string, args: unknown): Promise<Response> {
-  return exports.default.fetch(new Request(`${body.world.tools_url}/call`, { method: "POST", headers: { authorization: `Bearer ${body.world.key}`, "content-type": "application/json" }, body: JSON.stringify({ name, arguments: args }) }));
-}
+const expectedTasks = () => generatedTasks(CONFIG, ORDERS);
 
 /** Makes the calls that solve the task (twice over with `again`: the second write is a side effect). */
 function solver(tasks: Map<string, ToolsTask>, opts: { again?: boolean } = {}) {
