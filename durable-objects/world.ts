@@ -18,7 +18,7 @@ import { seedTools } from "./tools/seed";
 import { seedReplay } from "./replay/seed";
 import { unauthorized } from "./unauthorized";
 import { cachedSeed, rememberSeed } from "./seed/cache";
-import { baseFromChunks, cachedBase } from "./store/base";
+import { baseFromChunks, cachedBase, type BaseRow } from "./store/base";
 import { loadBase, storeBase } from "./store/base-r2";
 import { sha256Hex } from "../src/core/util/canonical";
 import type { Env } from "../src/env";
@@ -112,6 +112,7 @@ export class World extends DurableObject {
     if (repeat) return repeat;
     const clockUnix = Math.floor(Date.parse(args.seed.clock) / 1000);
     let captured: { meta: Array<[string, string]>; chunks: string[]; objects: number } | null = null;
+    const parsed: BaseRow[] = [];
     // The seeders write counters to meta through the store; run them in a transaction that is always rolled
     // back, keep what they wrote, and apply it with the world's identity once the base is safely stored.
     try {
@@ -125,7 +126,7 @@ export class World extends DurableObject {
         this.store.setMeta(KIND_META, seedKind(args.seed));
         const ctx = { clock: clockUnix, currency: args.seed.currency };
         const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store), ...seedTools(args.seed, ctx, this.store), ...seedReplay(args.seed, this.store)];
-        const chunks = this.store.seedChunks(rows);
+        const chunks = this.store.seedChunks(rows, parsed);
         captured = { meta: this.store.allMeta(), chunks, objects: rows.length };
         throw ROLLBACK;
       });
@@ -139,7 +140,7 @@ export class World extends DurableObject {
     await storeBase(this.env as Env, baseKey, seeded.chunks);
     const snapshot = { ...seeded, baseKey };
     rememberSeed(args.seedHash, snapshot);
-    return this.seedFrom(args, snapshot);
+    return this.seedFrom(args, snapshot, parsed);
   }
 
   /**
@@ -155,8 +156,8 @@ export class World extends DurableObject {
     return this.seedFrom(args, snapshot);
   }
 
-  private seedFrom(args: Omit<WorldInit, "seed">, snapshot: { meta: Array<[string, string]>; chunks: string[]; objects: number; baseKey: string }): { objects: number } {
-    this.store.setBase(baseFromChunks(snapshot.baseKey, snapshot.chunks));
+  private seedFrom(args: Omit<WorldInit, "seed">, snapshot: { meta: Array<[string, string]>; chunks: string[]; objects: number; baseKey: string }, rows?: readonly BaseRow[]): { objects: number } {
+    this.store.setBase(baseFromChunks(snapshot.baseKey, snapshot.chunks, rows));
     return this.transact(() => {
       for (const [k, v] of snapshot.meta) this.store.setMeta(k, v);
       this.store.setMeta("base_key", snapshot.baseKey);

@@ -19,15 +19,14 @@ export class SeedBase {
   private readonly byKey = new Map<string, BaseRow>();
   private readonly byType = new Map<ObjectType, BaseRow[]>();
 
-  constructor(chunks: readonly string[]) {
-    for (const chunk of chunks) {
-      for (const [type, id, seq, created, customer, data] of JSON.parse(chunk) as Array<[ObjectType, string, number, number, string | null, string]>) {
-        const row: BaseRow = { type, id, seq, created, customer, data };
-        this.byKey.set(key(type, id), row);
-        const list = this.byType.get(type);
-        if (list) list.push(row);
-        else this.byType.set(type, [row]);
-      }
+  /** The rows of a base's chunks; `parsed` is the same rows when the caller has them still (seeding just built them). */
+  constructor(chunks: readonly string[], parsed?: readonly BaseRow[]) {
+    const rows = parsed ?? chunks.flatMap((chunk) => (JSON.parse(chunk) as Array<[ObjectType, string, number, number, string | null, string]>).map(([type, id, seq, created, customer, data]): BaseRow => ({ type, id, seq, created, customer, data })));
+    for (const row of rows) {
+      this.byKey.set(key(row.type, row.id), row);
+      const list = this.byType.get(row.type);
+      if (list) list.push(row);
+      else this.byType.set(row.type, [row]);
     }
     // Newest first, as lists are served: created desc, then seeding order desc.
     for (const rows of this.byType.values()) rows.sort((a, b) => b.created - a.created || b.seq - a.seq);
@@ -57,11 +56,15 @@ export function cachedBase(key: string): SeedBase | undefined {
   return cache.get(key);
 }
 
-/** Builds (once per isolate) the base for these chunks; worlds of one seed share it. */
-export function baseFromChunks(key: string, chunks: readonly string[]): SeedBase {
+/**
+ * Builds (once per isolate) the base for these chunks; worlds of one seed share it. A world seeded just now
+ * passes the rows it wrote the chunks from: parsing them back was a tenth of the server's CPU per world when
+ * every world has a seed of its own (isolated tasks, one ticket each; bench/passk-sleep.mjs).
+ */
+export function baseFromChunks(key: string, chunks: readonly string[], rows?: readonly BaseRow[]): SeedBase {
   const hit = cache.get(key);
   if (hit) return hit;
-  const base = new SeedBase(chunks);
+  const base = new SeedBase(chunks, rows);
   cache.set(key, base, chunks.reduce((a, c) => a + c.length, 0));
   return base;
 }

@@ -189,8 +189,9 @@ export class Store {
    * The seeded rows as the base layer stores them: JSON chunks of [type, id, seq, created, customer, data],
    * each at most about 1 MB (an R2 object holds them all; the cap keeps any one string well inside the
    * runtime's limits). Sequence numbers continue from the world's, so agent-made objects order after them.
+   * `parsed` receives the same rows as JSON.parse of the chunks would give them.
    */
-  seedChunks(rows: Array<{ type: ObjectType; obj: StoredObject; customer: string | null; created: number }>): string[] {
+  seedChunks(rows: Array<{ type: ObjectType; obj: StoredObject; customer: string | null; created: number }>, parsed: BaseRow[] = []): string[] {
     let seq = Number(this.meta("seq") ?? "0");
     const MAX_CHUNK_CHARS = 1_000_000;
     const chunks: string[] = [];
@@ -206,6 +207,8 @@ export class Store {
       const data = JSON.stringify(r.obj);
       if (data.length > MAX_CHUNK_CHARS) throw new Error(`seed object ${r.obj.id} is ${data.length} characters; a world object may be at most ${MAX_CHUNK_CHARS}`);
       const row = JSON.stringify([r.type, r.obj.id, ++seq, r.created, r.customer, data]);
+      // As JSON.parse gives the row back: -0 reads as 0, a number JSON cannot write as null.
+      parsed.push({ type: r.type, id: r.obj.id, seq, created: Number.isFinite(r.created) ? r.created + 0 : (null as unknown as number), customer: r.customer ?? null, data });
       if (size + row.length > MAX_CHUNK_CHARS) flush();
       chunk.push(row);
       size += row.length + 1;
