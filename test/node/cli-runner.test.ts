@@ -129,6 +129,22 @@ describe("agent runner", () => {
       }
     });
 
+    it("reads no environment in a running agent's session: what runs there is that agent's, reaped with it", async () => {
+      // Marked with the reaped run's marker, but leading a session the caller says is a running agent's.
+      const start = () => spawn("sleep", ["300"], { detached: true, stdio: "ignore", env: { ...process.env, [RUN_MARKER]: "1-dddddddddddddddd" } });
+      const reaped = start();
+      const running_ = start();
+      try {
+        expect(await waitUntil(() => running(reaped.pid!) && running(running_.pid!), 5_000)).toBe(true);
+        expect(reapRuns([{ marker: "1-dddddddddddddddd", root: reaped.pid! }], new Set([running_.pid!]))).toBeGreaterThanOrEqual(1);
+        expect(await waitUntil(() => !running(reaped.pid!), 5_000)).toBe(true);
+        // Killed with it or not at all: a second is ample for a process signalled in the same pass to be a zombie.
+        expect(await waitUntil(() => !running(running_.pid!), 1_500)).toBe(false);
+      } finally {
+        for (const c of [reaped, running_]) c.kill("SIGKILL");
+      }
+    });
+
     it("ends the detached children of agents that exit together", async () => {
       const outcomes = await Promise.all(Array.from({ length: 4 }, () => runAgent({ argv: node(detach(`"sleep",["300"]`)), env: {}, stdin: "", timeoutMs: 10_000 })));
       for (const o of outcomes) expect(o).toMatchObject({ started: true, exit_code: 0 });

@@ -44,13 +44,13 @@ export function killMarked(marker: string, root: number): number {
  * of the concurrency (at 100 agents the per-agent scans were over a quarter of the CLI's CPU;
  * bench/passk-sleep.mjs). Answers how many it killed.
  */
-export function reapRuns(runs: readonly MarkedRun[]): number {
+export function reapRuns(runs: readonly MarkedRun[], running: ReadonlySet<number> = new Set()): number {
   if (!hasProc || runs.length === 0) return 0;
   const needles = runs.map((r) => Buffer.from(`${RUN_MARKER}=${r.marker}\0`));
   const roots = new Set(runs.map((r) => r.root));
   let killed = 0;
   for (let pass = 0; pass < 5; pass++) {
-    const found = markedProcesses(needles, roots);
+    const found = markedProcesses(needles, roots, running);
     if (found.length === 0) break;
     for (const pid of found) {
       try {
@@ -64,7 +64,12 @@ export function reapRuns(runs: readonly MarkedRun[]): number {
   return killed;
 }
 
-function markedProcesses(needles: readonly Buffer[], roots: ReadonlySet<number>): number[] {
+/**
+ * `running`: the pids of agents still running, each the leader of its own session (spawned detached). A process
+ * in one of their sessions was forked inside that session, so it descends from that agent and is reaped with
+ * it, never with these runs: its environment need not be read (at 100 agents, nearly every process scanned).
+ */
+function markedProcesses(needles: readonly Buffer[], roots: ReadonlySet<number>, running: ReadonlySet<number>): number[] {
   // Every descendant of an agent was created after it, so it has a higher pid unless the kernel's pid counter
   // wrapped in between: then every process is a candidate. This keeps the scan to a few dozen processes.
   const last = lastPid();
@@ -75,9 +80,10 @@ function markedProcesses(needles: readonly Buffer[], roots: ReadonlySet<number>)
   for (const name of readdirSync("/proc")) {
     const pid = Number(name);
     if (!Number.isInteger(pid) || pid === process.pid || (!wrapped && pid < lowest)) continue;
-    const ppid = parentOf(pid);
-    if (ppid === null) continue; // gone, or a zombie: nothing left to kill
-    parents.set(pid, ppid);
+    const stat = statOf(pid);
+    if (stat === null) continue; // gone, or a zombie: nothing left to kill
+    parents.set(pid, stat.ppid);
+    if (running.has(stat.sid) && !roots.has(stat.sid)) continue;
     try {
       const environ = readFileSync(`/proc/${pid}/environ`);
       if (needles.some((n) => environ.includes(n))) marked.add(pid);
@@ -99,17 +105,17 @@ function markedProcesses(needles: readonly Buffer[], roots: ReadonlySet<number>)
   return [...out];
 }
 
-/** The parent pid from /proc/<pid>/stat, or null for a process that is gone or a zombie. */
-function parentOf(pid: number): number | null {
+/** The parent pid and session from /proc/<pid>/stat, or null for a process that is gone or a zombie. */
+function statOf(pid: number): { ppid: number; sid: number } | null {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "latin1");
   } catch {
     return null;
   }
-  // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return fields[0] === "Z" || fields[0] === "X" ? null : Number(fields[1]);
+  // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so read after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 5);
+  return fields[0] === "Z" || fields[0] === "X" ? null : { ppid: Number(fields[1]), sid: Number(fields[3]) };
 }
 
 function lastPid(): number | null {

@@ -79,7 +79,7 @@ function reapSoon(pid: number, marker: string): Promise<void> {
 }
 function reapExited(): void {
   const batch = exited.splice(0);
-  reapRuns(batch.map((e) => ({ marker: e.marker, root: e.pid })));
+  reapRuns(batch.map((e) => ({ marker: e.marker, root: e.pid })), new Set(live.keys()));
   for (const e of batch) {
     live.delete(e.pid);
     e.reaped();
