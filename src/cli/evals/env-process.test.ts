@@ -74,6 +74,16 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
 
 const START = { op: "start", task: { slug: "t" } } as const;
 
+/** Starts the environment in `mode`, asks it to start, and answers the error it gave, once its processes are gone. */
+async function startFailure(mode: string): Promise<{ e: Error; cmd: string }> {
+  const { cmd, pidFile } = envCmd(mode);
+  const p = new EnvironmentProcess(cmd);
+  const e = await rejection(p.ask(START, envStartAnswer));
+  await p.close();
+  await allGone(pidFile);
+  return { e, cmd };
+}
+
 describe("an environment of your own, when it misbehaves", () => {
   it("answers normally when it is well (the baseline the failures are measured against)", async () => {
     const { cmd, pidFile } = envCmd("well");
@@ -85,32 +95,20 @@ describe("an environment of your own, when it misbehaves", () => {
   }, 60_000);
 
   it("a line that is not JSON is an error naming the command, the request and the line", async () => {
-    const { cmd, pidFile } = envCmd("not-json");
-    const p = new EnvironmentProcess(cmd);
-    const e = await rejection(p.ask(START, envStartAnswer));
+    const { e, cmd } = await startFailure("not-json");
     expect(e.message).toContain(cmd);
     expect(e.message).toContain("answered 'start' with a line that is not JSON");
     expect(e.message).toContain('"ready, here are the tools"');
-    await p.close();
-    await allGone(pidFile);
   }, 60_000);
 
   it("JSON of the wrong shape is an error naming the field and pointing at the docs", async () => {
-    const { cmd, pidFile } = envCmd("wrong-shape");
-    const p = new EnvironmentProcess(cmd);
-    const e = await rejection(p.ask(START, envStartAnswer));
+    const { e } = await startFailure("wrong-shape");
     expect(e.message).toMatch(/answered 'start': tools: .+\(docs\/replay\.md, "Your own environment"\)/);
-    await p.close();
-    await allGone(pidFile);
   }, 60_000);
 
   it("a crash at start is an error with its exit code and the last line of its stderr", async () => {
-    const { cmd, pidFile } = envCmd("crash-at-start");
-    const p = new EnvironmentProcess(cmd);
-    const e = await rejection(p.ask(START, envStartAnswer));
+    const { e, cmd } = await startFailure("crash-at-start");
     expect(e.message).toBe(`${cmd} exited 7: cannot open the workspace`);
-    await p.close();
-    await allGone(pidFile);
   }, 60_000);
 
   it("a crash mid-trial fails that call and every later request, without a hang", async () => {
