@@ -8,6 +8,7 @@
 // One cache per isolate, shared by every world in it: many worlds live in one isolate (a crash test runs
 // twice its concurrency at once, a hosted run more), and its memory is bounded as a whole.
 import { BoundedLru } from "../src/core/util/lru";
+import { StateCache } from "./state-cache";
 import type { TwinNote, TwinRequest, TwinResponse, TwinWireResponse } from "./protocol";
 
 /** Entries and bytes of answers across every world of the isolate. */
@@ -31,7 +32,7 @@ export interface CachedRead {
 }
 
 export class ReadCache {
-  private readonly instance = crypto.randomUUID();
+  private readonly entries = new StateCache(shared);
 
   /** Only plain reads are cached: a write, or a request carrying an idempotency key, always runs. */
   static keyOf(req: TwinRequest): string | null {
@@ -40,7 +41,7 @@ export class ReadCache {
   }
 
   get(key: string, generation: number, requestId: string): CachedRead | null {
-    const entry = shared.get(this.slot(key, generation));
+    const entry = this.entries.get(key, generation);
     if (!entry) return null;
     return { wire: withRequestId(entry.wire, entry.requestId, requestId), note: entry.note, firstRequestId: entry.requestId };
   }
@@ -49,11 +50,7 @@ export class ReadCache {
     if (response.body.length > MAX_ANSWER_CHARS) return;
     // An answer naming its own request could not be replayed under another id.
     if (response.body.includes(requestId)) return;
-    shared.set(this.slot(key, generation), { wire, note: response.note ?? null, requestId }, wire.body.byteLength);
-  }
-
-  private slot(key: string, generation: number): string {
-    return `${this.instance}\u0000${generation}\u0000${key}`;
+    this.entries.set(key, generation, { wire, note: response.note ?? null, requestId }, wire.body.byteLength);
   }
 }
 

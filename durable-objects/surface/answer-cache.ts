@@ -2,9 +2,10 @@
 // tools: the simulator draws them from the world's block, never from what the episode did). The same call of an
 // unchanged world is the same bytes; an agent repeats lookups, and working each one out again (schema check,
 // canonical JSON, the drawn answer and its serialisation, a trace row holding it all) made a call slower than
-// the account twin's cached read (bench/tools-call.mjs). Like the twin's read cache (read-cache.ts): one LRU per
-// isolate, each entry under the world instance's random id and the store's generation, which every write moves.
+// the account twin's cached read (bench/tools-call.mjs). Kept like the twin's read cache: under the world
+// instance and the store's generation (state-cache.ts).
 import { BoundedLru } from "../../src/core/util/lru";
+import { StateCache } from "../state-cache";
 
 const shared = new BoundedLru<string, Entry>(1024, 8_000_000);
 /** A larger answer is not kept: it would push out many others. */
@@ -18,7 +19,7 @@ interface Entry {
 }
 
 export class AnswerCache {
-  private readonly instance = crypto.randomUUID();
+  private readonly entries = new StateCache(shared);
 
   /** The key of a call: its tool and the arguments' text as traced. */
   static keyOf(name: string, argumentsText: string): string {
@@ -26,16 +27,12 @@ export class AnswerCache {
   }
 
   get(key: string, generation: number): Entry | null {
-    return shared.get(this.slot(key, generation)) ?? null;
+    return this.entries.get(key, generation) ?? null;
   }
 
   put(key: string, generation: number, requestId: string, text: string): void {
     // An answer naming its own call could not stand for another.
     if (text.length > MAX_ANSWER_CHARS || text.includes(requestId)) return;
-    shared.set(this.slot(key, generation), { text, requestId }, text.length);
-  }
-
-  private slot(key: string, generation: number): string {
-    return `${this.instance}\u0000${generation}\u0000${key}`;
+    this.entries.set(key, generation, { text, requestId }, text.length);
   }
 }
