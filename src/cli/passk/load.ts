@@ -2,11 +2,11 @@
 // (the bytes it would load), falling back to the CLI's own library; a .json path is read beside the file.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { compileTasksFile, formatProblem, type CompiledTasks, type IdentityMapInput, type Problem } from "../../core/tasks/index";
+import { compileTasksFile, formatProblem, readTasksFile, type CompiledTasks, type IdentityMapInput, type Problem } from "../../core/tasks/index";
 import { ServerError, type AdminClient } from "../client";
 import { packageRoot } from "../paths";
 import { scenarioProblem } from "./scenario";
-import { ownToolsRefusal } from "../tools/refusal";
+import { ownToolsRefusalOfRead } from "../tools/refusal";
 
 export type LoadOutcome =
   | { ok: true; compiled: CompiledTasks }
@@ -26,12 +26,15 @@ export async function loadTasks(file: string, client: AdminClient, opts: { fileS
     const code = (e as NodeJS.ErrnoException).code;
     return fail(2, `cannot read the tasks file ${file} (${code === "ENOENT" ? "no such file" : code})`, "pass the path of your tasks file with --tasks (for example worlds/tasks.yaml)");
   }
-  const refusal = ownToolsRefusal(resolve(file), file, "worlds passk");
+  // One read and one YAML parse serve both the refusal and the compile.
+  const read = readTasksFile(bytes, file);
+  const refusal = ownToolsRefusalOfRead(resolve(file), file, "worlds passk", bytes, read);
   if (refusal) return fail(2, refusal.replace(/^error: /, ""), `run them with worlds tools run${refusal.includes("--config") ? ` --config ${file}` : ""} -- <your agent command>`);
   const base = dirname(resolve(file));
   let unknownSeed: string | null = null;
   const result = await compileTasksFile({
     text: bytes,
+    read,
     fileName: file,
     loadSeed: async (ref) => {
       if (ref.endsWith(".json")) {

@@ -5,7 +5,6 @@ import { z } from "zod";
 import { renderOutputs, rewriteIdentities } from "../../core/tasks/index";
 import { flag, helpText, parseArgs, type FlagDefs } from "../flags";
 import { compileFromDisk, printProblems } from "./compile-file";
-import { ownToolsRefusal } from "../tools/refusal";
 import { writeAll } from "./files";
 import type { CliIo } from "./io";
 import { usageError } from "./validate";
@@ -46,9 +45,9 @@ export async function buildCommand(io: CliIo, argv: string[]): Promise<number> {
   const paths = [seedPath, rubricPath, recordPath, tasksPath];
   if (new Set(paths).size !== paths.length) return usageError(io, "build", "--out-seed, --out-rubric, the tasks file and tasks.build.json beside it must be four different files");
 
-  const refusal = ownToolsRefusal(tasksPath, file, "worlds tasks build");
-  if (refusal) return io.err(`${refusal}\n`), 2;
-  const { result, text } = await compileFromDisk(io, file, { keepSeedTickets: f["keep-seed-tickets"] === true });
+  const compiled = await compileFromDisk(io, file, { keepSeedTickets: f["keep-seed-tickets"] === true }, "worlds tasks build");
+  if (compiled.refusal !== null) return io.err(`${compiled.refusal}\n`), 2;
+  const { result, text } = compiled;
   if (!result.ok) {
     printProblems(io, result.problems, "; nothing written");
     return 2;

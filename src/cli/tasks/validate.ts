@@ -5,8 +5,6 @@ import { flag, helpText, parseArgs, type FlagDefs } from "../flags";
 import { compileFromDisk, printProblems } from "./compile-file";
 import { resolveRef } from "../bundled/resolve";
 import type { CliIo } from "./io";
-import { resolve } from "node:path";
-import { ownToolsRefusal } from "../tools/refusal";
 
 const DEFS: FlagDefs = {
   json: { kind: "switch", help: "print the result as JSON ({ok, summary, tasks} or {ok:false, problems})" },
@@ -26,9 +24,9 @@ export async function validateCommand(io: CliIo, argv: string[]): Promise<number
   if (!resolved.ok) return usageError(io, "validate", resolved.message);
   if (resolved.note && !args.flags.json) io.out(resolved.note + "\n");
   const file = resolved.note ? resolved.path : ref;
-  const refusal = ownToolsRefusal(resolve(io.cwd, file), file, "worlds tasks validate");
-  if (refusal) return io.err(`${refusal}\n`), 2;
-  const { result } = await compileFromDisk(io, file);
+  const compiled = await compileFromDisk(io, file, {}, "worlds tasks validate");
+  if (compiled.refusal !== null) return io.err(`${compiled.refusal}\n`), 2;
+  const { result } = compiled;
   if (args.flags.json) {
     io.out(JSON.stringify(result.ok ? { ok: true, summary: result.summary, hashes: result.hashes, tasks: result.build.tasks } : { ok: false, problems: result.problems }, null, 2) + "\n");
     return result.ok ? 0 : 2;

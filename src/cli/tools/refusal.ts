@@ -3,7 +3,9 @@
 // problems about fields the account format does not know. Nothing in the file is run; it is only recognised.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { z } from "zod";
+import type { TasksFileRead } from "../../core/tasks/read";
 import { parseToolsConfig, ToolsConfigProblem } from "../../core/tools/config/parse";
+import { toolsConfig } from "../../core/tools/config/schema";
 import { toolsWorldBlock } from "../../core/tools/world-block";
 
 /** Enough of a file to recognise it: a generated task row is one line, and a settings file is small. */
@@ -55,10 +57,35 @@ const JUDGED = "a tools run judges every episode on them, by replay";
 export function ownToolsRefusal(path: string, label: string, command: string): string | null {
   const text = head(path);
   if (text === null) return null;
+  return refusalOf(text, label, command, () => text.length < READ_BYTES && isToolsSettings(text, label));
+}
+
+/**
+ * The same refusal, in the same words, for a file the command has already read and parsed as a tasks file
+ * (`bytes`, and `read` = readTasksFile of them): the settings check reuses that parse instead of parsing the
+ * YAML a second time. Both parses are YAML 1.2 core with unique keys, the same alias and depth limits, and fail
+ * on the same errors, so a document is settings here exactly when it would be on its own. Where the two texts
+ * differ (bytes that are not clean UTF-8, a BOM) or the file is past the first MiB the refusal reads, it decides
+ * as `ownToolsRefusal` does.
+ */
+export function ownToolsRefusalOfRead(path: string, label: string, command: string, bytes: Uint8Array, read: TasksFileRead): string | null {
+  if (bytes.byteLength >= READ_BYTES) return ownToolsRefusal(path, label, command);
+  try {
+    if (!statSync(path).isFile()) return null;
+  } catch {
+    return null;
+  }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  if (read.text !== text) return refusalOf(text, label, command, () => isToolsSettings(text, label));
+  // No source: an empty file or one that is not YAML, neither of which is a settings file.
+  return refusalOf(text, label, command, () => read.source !== null && toolsConfig.safeParse(read.data).success);
+}
+
+function refusalOf(text: string, label: string, command: string, isSettings: () => boolean): string | null {
   const first = text.split("\n").find((l) => l.trim() !== "");
   if (first !== undefined && first.trimStart().startsWith("{") && isTaskRow(first))
     return `error: ${label} holds tasks on your own tools, which ${command} does not judge on its own: ${JUDGED} (worlds tools run; worlds tools doctor checks their settings)`;
-  if (text.length < READ_BYTES && isToolsSettings(text, label))
+  if (isSettings())
     return `error: ${label} puts the tasks on your own tools, which ${command} does not judge on its own: ${JUDGED} (worlds tools run --config ${label})`;
   return null;
 }

@@ -1,7 +1,7 @@
 // compileTasks with the loading left to the caller: the CLI reads files beside the tasks file, the Worker looks
 // names up in its bundled seeds. The compiler decides what to ask for; the caller decides where it comes from.
 import { compileTasks, type CompileOptions, type CompileResult, type IdentityMapInput } from "./compile";
-import { readTasksFile } from "./read";
+import { readTasksFile, type TasksFileRead } from "./read";
 
 export type SeedLoad = { ok: true; document: unknown; label: string } | { ok: false; message: string };
 
@@ -19,10 +19,12 @@ export interface CompileFileInput {
   checkPolicy?(ref: string): Promise<string | null>;
   /** Checks the file's `scenario:` (a library name or a file); a problem message, or null when it is fine. */
   checkScenario?(ref: string): Promise<string | null>;
+  /** readTasksFile of `text`, when the caller has already parsed it (the YAML parse is most of a compile). */
+  read?: TasksFileRead;
 }
 
 export async function compileTasksFile(input: CompileFileInput): Promise<CompileResult> {
-  const read = readTasksFile(input.text, input.fileName);
+  const read = input.read ?? readTasksFile(input.text, input.fileName);
   if (!read.source) return compileTasks({ text: input.text, fileName: input.fileName, seed: null, read });
   let seed: unknown = null;
   let seedError: string | undefined = "";
