@@ -4,7 +4,7 @@
 // which every descendant inherits, and on Linux the processes carrying it are found in /proc and killed, with
 // any process still below the agent in the tree (one that replaced its environment). Elsewhere (no /proc) the
 // group kill is all there is.
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 
 /** The environment variable every process of one agent run carries (docs/agent-contract.md). */
@@ -109,13 +109,30 @@ function markedProcesses(needles: readonly Buffer[], roots: ReadonlySet<number>,
 function statOf(pid: number): { ppid: number; sid: number } | null {
   let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    stat = readProcStat(`/proc/${pid}/stat`);
   } catch {
     return null;
   }
   // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so read after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 5);
   return fields[0] === "Z" || fields[0] === "X" ? null : { ppid: Number(fields[1]), sid: Number(fields[3]) };
+}
+
+/**
+ * A reap reads one stat line per process it walks (at 100 agents, hundreds a reap): one open, one read into a
+ * buffer kept for it and one close, not readFileSync's fstat, fresh buffer and read to EOF (two reads on /proc).
+ * The kernel writes the whole line in one read when the buffer holds it; a line that fills it is read again whole.
+ */
+const statBuf = Buffer.alloc(4096);
+function readProcStat(path: string): string {
+  const fd = openSync(path, "r");
+  let n: number;
+  try {
+    n = readSync(fd, statBuf, 0, statBuf.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return n < statBuf.length ? statBuf.toString("latin1", 0, n) : readFileSync(path, "latin1");
 }
 
 function lastPid(): number | null {
