@@ -19,7 +19,7 @@ import { folderNote, RunFolderError, runFolderOf, shownFileOf, staleRunOn, write
 import { toolsCard } from "../tools/card";
 import { DEFAULT_PROMPTFOO_PROVIDER, EXPORT_TARGETS, exportTasks } from "../tools/export";
 import { dollarsText } from "../../core/tools/plan";
-import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "../tools/summary";
+import { measureLine, setLine, summaryLines } from "../tools/summary";
 import { reportFlagError } from "./errors";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
 import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
@@ -37,6 +37,8 @@ const INIT_DEFS: FlagDefs = {
   "own-name": { kind: "value", placeholder: "NAME", help: "the set's name on reports (default: the file's name)" },
   "own-read": { kind: "list", placeholder: "TOOL", help: "a tool that only reads (the file does not say)" },
   "own-write": { kind: "list", placeholder: "TOOL", help: "a tool that writes" },
+  "own-include": { kind: "list", placeholder: "FILTER", help: "take only these tools: a glob on the operationId or name, tag:NAME, path:/v1/refunds*, or GET/POST/... (method filters narrow the others)" },
+  "own-exclude": { kind: "list", placeholder: "FILTER", help: "leave these tools out (same filters as --own-include; an exclude wins)" },
   "own-intent": { kind: "list", placeholder: "TOOL=TEXT", help: "what a request says instead of the tool's description" },
   "own-flow": { kind: "list", placeholder: "F.x:T.y", help: "a value from one tool's answer into another's argument, e.g. get_order.id:refund_order.order_id" },
   "mcp-command": { kind: "value", placeholder: "CMD", help: "list your MCP server's tools (started once over stdio, with --yes as consent)" },
@@ -53,6 +55,8 @@ const INIT_SCHEMA = z.strictObject({
   "own-name": flag.text().optional(),
   "own-read": flag.list().optional(),
   "own-write": flag.list().optional(),
+  "own-include": flag.list().optional(),
+  "own-exclude": flag.list().optional(),
   "own-intent": flag.list().optional(),
   "own-flow": flag.list().optional(),
   "mcp-command": flag.text().optional(),
@@ -110,7 +114,7 @@ const RUN_SCHEMA = z.strictObject({
 });
 
 const USAGE: Record<string, string> = {
-  init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--preset RECIPE [--dial D]...] [--generator-version own-1] [--force] [--config PATH]",
+  init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-include FILTER]... [--own-exclude FILTER]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--preset RECIPE [--dial D]...] [--generator-version own-1] [--force] [--config PATH]",
   doctor: "worlds tools doctor [--config PATH] [--offline]",
   generate: "worlds tools generate [--config PATH]",
   card: "worlds tools card [--config PATH] [--run FOLDER] [--compare FOLDER]",
@@ -139,6 +143,7 @@ export const tools: Command = {
       return await run(rest);
     } catch (e) {
       if (e instanceof FlagError) return reportFlagError(e);
+      if (e instanceof ToolsConfigError) for (const d of e.details) process.stderr.write(`  ${d}\n`);
       if (e instanceof ToolsConfigError || e instanceof McpListError || e instanceof CannotGenerate || e instanceof RecipeRefused || e instanceof RunFolderError || e instanceof OutputPathError) return fail(sub, e.message);
       throw e;
     }
@@ -150,7 +155,7 @@ async function init(argv: string[]): Promise<number> {
   if (a.help) return out(helpText(USAGE.init, "Writes worlds/tools.yaml from your tool file and prints what worlds can do with it.", INIT_DEFS)), 0;
   const f = a.flags;
   return toolsInit(
-    { out: f.config, file: f["own-file"], format: f["own-format"], name: f["own-name"], read: f["own-read"] ?? [], write: f["own-write"] ?? [], intent: f["own-intent"] ?? [], flow: f["own-flow"] ?? [], mcpCommand: f["mcp-command"], preset: f.preset, dials: f.dial ?? [], generatorVersion: f["generator-version"], yes: !!f.yes, force: !!f.force },
+    { out: f.config, file: f["own-file"], format: f["own-format"], name: f["own-name"], read: f["own-read"] ?? [], write: f["own-write"] ?? [], include: f["own-include"] ?? [], exclude: f["own-exclude"] ?? [], intent: f["own-intent"] ?? [], flow: f["own-flow"] ?? [], mcpCommand: f["mcp-command"], preset: f.preset, dials: f.dial ?? [], generatorVersion: f["generator-version"], yes: !!f.yes, force: !!f.force },
     out,
   );
 }
@@ -161,7 +166,7 @@ async function doctor(argv: string[]): Promise<number> {
   const t = await loadTools(a.flags.config ?? DEFAULT_CONFIG);
   out(`${t.set.setRefusal ? "fail" : "ok  "} ${t.configPath}: tasks on your tools (${t.config.name}), ${measureLine(t)}\n`);
   out(`  tools       ${setLine(t.set)}\n`);
-  for (const l of [...refusalLines(t.set), ...freeTextLines(t.set), ...formLines(t.set, t.flows), ...dialLines(t.set, t.flows)]) out(`  ${l}\n`);
+  for (const l of summaryLines(t.set, t.flows)) out(`  ${l}\n`);
   if (t.set.setRefusal) out(`  set         refused: ${t.set.setRefusal}\n`);
   const intents = t.set.tools.every((x) => t.config.intents[x.name] || (x.title && t.config.intents[x.title]));
   if (!intents) out("  note        not every tool has an intent line, so requests use descriptions and choosing a tool is partly a word match\n");
