@@ -3,8 +3,8 @@
 // a save names the turn count it started from, so two messages answered at once cannot both land: the second is
 // refused and its agent told to wait for the first answer.
 import type { Store } from "../store/store";
-import { openConversation, type PersonConversation } from "../../src/core/person/schema";
-import type { PersonSetup } from "../../src/core/person/setup";
+import { openConversation, type PersonConversation } from "../../src/core/kinds/replay/person/schema";
+import type { PersonSetup } from "../../src/core/kinds/replay/person/setup";
 
 export const PERSON_META = "person";
 const CONVERSATION_META = "person_conversation";
