@@ -2,6 +2,7 @@
 // outcome is classified so the consumer knows what to retry (the agent's server failing or slow) and what to
 // record as the agent's own doing (a refusal, an answer without a reply).
 import { AGENT_REPLY_LIMIT, agentResponse, ATTEMPT_HEADER, EPISODE_HEADER, signAgentRequest, type AgentRequestBody } from "../../core/pipeline/index";
+import { readStreamBounded } from "../../core/util/bounded-read";
 
 /** How much of an answer is read: enough for a reply far over the kept limit, so it is cut rather than refused. */
 const ANSWER_READ_LIMIT = 4 * 1024 * 1024;
@@ -82,23 +83,5 @@ class AgentTimeout extends Error {}
 
 /** Reads at most `limit` bytes of the body; an answer larger than that is cut (its JSON then fails to parse). */
 async function readCapped(res: Response, limit: number): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const room = limit - size;
-    chunks.push(value.byteLength > room ? value.slice(0, room) : value);
-    size += Math.min(value.byteLength, room);
-    if (size >= limit) {
-      await reader.cancel();
-      break;
-    }
-  }
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) all.set(c, off), (off += c.byteLength);
-  return new TextDecoder().decode(all);
+  return new TextDecoder().decode((await readStreamBounded(res.body, limit, "cut"))!);
 }
