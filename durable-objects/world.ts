@@ -29,7 +29,7 @@ import { TOOL_ERROR_STATUS, type ToolCallContext, type ToolDefinition, type Tool
 import { catalogueFor, KIND_META, kindOf, seedKind } from "./surface/kinds";
 import { TOOLS_TRACE_METHOD, TOOLS_TRACE_SERVICE, type ToolCallRequest } from "./surface/protocol";
 import { twinRequestOf, type ServiceCall, type ServiceSender } from "./surface/service-call";
-import { PERSON_META, personState, savePersonTurn, type PersonSave, type PersonState } from "./person/conversation";
+import { PERSON_META, personState, savePersonTurn, type PersonSave, type PersonState } from "./replay/person";
 import type { PersonConversation } from "../src/core/kinds/replay/person/schema";
 import type { PersonSetup } from "../src/core/kinds/replay/person/setup";
 import { personTraceRow, PERSON_TRACE_METHOD, PERSON_TRACE_PATH, PERSON_TRACE_SERVICE } from "../src/core/kinds/replay/person/trace";

@@ -8,3 +8,4 @@ export * from "./signature";
 export * from "./request";
 export * from "./results";
 export * from "./view";
+export * from "./work";

@@ -2,10 +2,12 @@
 // judge: neither a key nor a base URL ever comes in a request, so the admin token cannot point the server's key
 // at a host of someone's choosing. Answers are cached in R2 when asked, so a rerun costs nothing.
 import type { Env } from "../../env";
-import { ModelClient, parseModelName, pickModelEnv, resolveEndpoint, type ModelName } from "../../core/models/index";
+import { ModelClient, parseModelName, pickModelEnv, resolveEndpoint } from "../../core/models/index";
+import type { HostModel } from "../../core/pipeline/work";
 import { R2ModelCache } from "./r2-cache";
 
-export type ServerModel = { ok: true; client: ModelClient; model: ModelName } | { ok: false; message: string };
+/** A model on the server's keys, or why the server cannot run it (the pipeline's HostModel). */
+export type ServerModel = HostModel;
 
 export function serverModel(env: Env, modelText: string, opts: { cache: boolean; fetcher?: typeof fetch }): ServerModel {
   const parsed = parseModelName(modelText);

@@ -6,9 +6,8 @@ import type { Env } from "../../env";
 import { planRun, selectRubric, type RunMode, type RunPlan } from "../../core/pipeline/index";
 import type { RubricDocument } from "../../core/rubric/schema";
 import { loadEvalsPlan, loadRubric, loadSeed, loadToolsPlan } from "./artifacts";
-import { loadTasks, type EvalTask } from "../../core/kinds/replay/task-format/index";
-import type { EvalsRunPlan } from "../../core/kinds/replay/task-format/hosted";
-import type { ToolsRunPlan } from "../../core/kinds/tools/run/plan";
+import { loadTasks } from "../../core/kinds/replay/task-format/index";
+import type { KindRun, ReplayRun } from "../../core/kinds/index";
 import { runPlanJson, type RunPlanJson } from "./plan-json";
 import { database, getRun, type RunRow } from "./store";
 
@@ -19,18 +18,12 @@ export interface RunFacts {
   rubric: RubricDocument;
 }
 
-/** The tasks of an evals run, read again from its plan's text (ticket n = tasks[n-1]). */
-export interface EvalsContext {
-  plan: EvalsRunPlan;
-  tasks: EvalTask[];
-}
-
 /** An account run builds worlds from its seed; a tools run from each task's own block in its plan; an evals run from each task's replay environment. */
-export type RunContext = RunFacts & ({ kind: "account"; plan: RunPlan } | { kind: "tools"; tools: ToolsRunPlan } | { kind: "evals"; evals: EvalsContext });
+export type RunContext = RunFacts & KindRun;
 
 const facts = new Map<string, Omit<RunFacts, "run">>();
 const plans = new Map<string, RunPlan>();
-const evalsPlans = new Map<string, EvalsContext>();
+const evalsPlans = new Map<string, ReplayRun>();
 const LIMIT = 8;
 
 function remember<T>(cache: Map<string, T>, key: string, value: T): T {
@@ -59,14 +52,14 @@ export async function runContext(env: Env, runId: string): Promise<RunContext> {
   if (f.meta.kind === "tools") return { ...f, kind: "tools", tools: await loadToolsPlan(env, f.run.seedKey) };
   if (f.meta.kind === "evals") return { ...f, kind: "evals", evals: evalsPlans.get(runId) ?? remember(evalsPlans, runId, await evalsContext(env, f.run.seedKey)) };
   const cached = plans.get(runId);
-  if (cached) return { ...f, kind: "account", plan: cached };
+  if (cached) return { ...f, kind: "account", account: { plan: cached, mode: f.mode } };
   const seed = await loadSeed(env, f.run.seedKey);
   const planned = planRun(seed, f.rubric, []);
   if (!planned.ok) throw new Error(`run ${runId}: ${planned.message}`);
-  return { ...f, kind: "account", plan: remember(plans, runId, planned.plan) };
+  return { ...f, kind: "account", account: { plan: remember(plans, runId, planned.plan), mode: f.mode } };
 }
 
-async function evalsContext(env: Env, key: string): Promise<EvalsContext> {
+async function evalsContext(env: Env, key: string): Promise<ReplayRun> {
   const plan = await loadEvalsPlan(env, key);
   const loaded = loadTasks(plan.text, plan.file_name);
   if (!loaded.ok) throw new Error(`${key}: the stored task file no longer reads: ${loaded.problems[0]?.message ?? ""}`);

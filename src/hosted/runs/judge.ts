@@ -8,7 +8,7 @@ import type { WorldDiff } from "../../core/world/diff/types";
 import type { WorldGrade } from "../../core/kinds/account/grader/index";
 import type { EpisodeRecordInput } from "../../core/results/index";
 import type { JudgeRunInput } from "../../core/results/judge";
-import type { RunMode, RunPlan } from "../../core/pipeline/index";
+import type { JudgeableEnd } from "../../core/pipeline/index";
 import { sha256Hex } from "../../core/util/canonical";
 import { D1Budget } from "../models/d1-budget";
 import { R2ModelCache } from "../models/r2-cache";
@@ -60,18 +60,8 @@ async function policyText(env: Env, key: string): Promise<string> {
  * Judges one graded episode's tasks onto its record. `fetcher` is the consumer's (tests route the model's host to
  * the scripted model through it). A failure to set the judge up lands on every task as that task's error.
  */
-export async function judgeHostedEpisode(
-  env: Env,
-  runId: string,
-  judge: StoredJudge,
-  plan: RunPlan,
-  mode: RunMode,
-  record: EpisodeRecordInput,
-  grade: WorldGrade,
-  diff: WorldDiff,
-  reply: string,
-  fetcher: typeof fetch,
-): Promise<void> {
+export async function judgeHostedEpisode(env: Env, runId: string, judge: StoredJudge, end: JudgeableEnd, record: EpisodeRecordInput, fetcher: typeof fetch): Promise<void> {
+  const { plan, mode, grade, diff, reply } = end;
   const parsed = parseModelName(judge.model);
   const endpoint = parsed.ok ? resolveEndpoint(parsed.value.provider, pickModelEnv(env as unknown as Record<string, string | undefined>)) : null;
   if (!parsed.ok || !endpoint?.ok) {

@@ -11,7 +11,7 @@ import { requireScenario } from "../../scenarios/resolve";
 import type { WorldDiff } from "../../core/world/diff/types";
 import type { TraceRecord } from "../../../durable-objects/protocol";
 import type { WorldEnd } from "../../../durable-objects/world";
-import type { PersonState } from "../../../durable-objects/person/conversation";
+import type { PersonState } from "../../../durable-objects/replay/person";
 import type { PersonSetup } from "../../core/kinds/replay/person/setup";
 
 export interface CreatedWorld {

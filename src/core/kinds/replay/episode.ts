@@ -1,24 +1,26 @@
-// An evals episode of a hosted run: the world is the task's replay world with its person, the agent is told the
-// task's slug, prompt and tools, and the world's end is graded by the task's own grader (the rubric judge on the
-// server's keys, or end-state checks) from the person's conversation, the traced calls and the agent's reply. A
-// judge that cannot grade is not the agent's failing: it is an infrastructure error at grade.
-import type { Env } from "../../../env";
-import { criteriaVerdict, evalsAgentTask, evalsGradedRecord, tallyLine } from "../../../core/kinds/replay/task-format/episode";
-import { isRubricGrader, type EvalTask, type ReplayEnvironment } from "../../../core/kinds/replay/task-format/index";
-import { gradeTask } from "../../../core/kinds/replay/rubric/index";
-import { transcriptOf } from "../../../core/kinds/replay/person/transcript";
-import { replayBlock, replaySeed, tallyCalls, toolCallsOfTrace } from "../../../core/kinds/replay/recorded/index";
-import { infraRecord } from "../../../core/pipeline/index";
-import { parseSeed } from "../../../core/world/seed/parse";
-import { serverModel } from "../../models/server-client";
-import type { RunContext } from "../context";
-import type { EpisodeRow } from "../store";
-import type { EpisodeWork, GradedEnd } from "../work";
+// A replay episode: the world is the task's replay world with its person, the agent is told the task's slug,
+// prompt and tools, and the world's end is graded by the task's own grader (the rubric judge on the host's keys,
+// or end-state checks) from the person's conversation, the traced calls and the agent's reply. A judge that
+// cannot grade is not the agent's failing: it is an infrastructure error at grade.
+import { criteriaVerdict, evalsAgentTask, evalsGradedRecord, tallyLine } from "./task-format/episode";
+import { isRubricGrader, type EvalTask, type ReplayEnvironment } from "./task-format/index";
+import type { EvalsRunPlan } from "./task-format/hosted";
+import { gradeTask } from "./rubric/index";
+import { transcriptOf } from "./person/transcript";
+import { replayBlock, replaySeed, tallyCalls, toolCallsOfTrace } from "./recorded/index";
+import { parseSeed } from "../../world/seed/parse";
+import { gradeFailure, type EpisodeHost, type EpisodeRef, type EpisodeWork, type GradedEnd } from "../../pipeline/work";
 
-export function evalsWork(env: Env, ctx: Extract<RunContext, { kind: "evals" }>, ep: EpisodeRow, fetcher: typeof fetch): EpisodeWork {
-  const { plan, tasks } = ctx.evals;
+/** A stored replay run: its plan and its tasks, read again from the plan's text (task n = tasks[n-1]). */
+export interface ReplayRun {
+  plan: EvalsRunPlan;
+  tasks: EvalTask[];
+}
+
+export function replayEpisode(run: ReplayRun, ep: EpisodeRef, host: EpisodeHost): EpisodeWork {
+  const { plan, tasks } = run;
   const task = tasks[ep.task - 1] as (EvalTask & { environment: ReplayEnvironment }) | undefined;
-  if (!task) throw new Error(`run ${ctx.run.id} has no evals task ${ep.task} (its plan holds ${tasks.length})`);
+  if (!task) throw new Error(`run ${host.runId} has no evals task ${ep.task} (its plan holds ${tasks.length})`);
   const seed = parseSeed(replaySeed(task));
   if (!seed.ok) throw new Error(`evals task ${task.slug}: its replay world is not a valid seed: ${seed.issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join("; ")}`);
   const block = replayBlock(task.slug, task.environment);
@@ -33,7 +35,7 @@ export function evalsWork(env: Env, ctx: Extract<RunContext, { kind: "evals" }>,
       const transcript = transcriptOf(end.personTurns, task.prompt, output);
       const tool_calls = toolCallsOfTrace(end.trace);
       try {
-        const judge = isRubricGrader(task.grader) ? serverModel(env, plan.judge, { cache: true, fetcher }) : null;
+        const judge = isRubricGrader(task.grader) ? host.model(plan.judge, { cache: true }) : null;
         if (judge && !judge.ok) throw new Error(`the judge: ${judge.message}`);
         const r = await gradeTask(judge?.ok ? judge : null, task, { transcript, tool_calls, output });
         if (!r) throw new Error(`task ${task.slug}: no grader the server runs`);
@@ -43,9 +45,7 @@ export function evalsWork(env: Env, ctx: Extract<RunContext, { kind: "evals" }>,
         const record = evalsGradedRecord({ run: ep.repetition, ticket: ep.task, world: end.world, agent: end.agent, reply: output, record: r, verdict, writes, notes: [tallyLine(tallyCalls(block, tool_calls))] });
         return { record, credits: null, infra: null, passed: r.passed ? 1 : 0, graded: 1, note: `${task.slug} ${verdict}` };
       } catch (e) {
-        const infra = { stage: "grade" as const, message: (e as Error).message };
-        const record = infraRecord(ep.repetition, [ep.task], end.world, infra, end.agent);
-        return { record, credits: null, infra, passed: 0, graded: 0, note: `infrastructure error (grade): ${infra.message}` };
+        return gradeFailure(ep.repetition, [ep.task], end, e);
       }
     },
   };

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { countsLine, detectFormat, fileLine, importToolSet, ToolFileError } from "./toolset";
 
-const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/tools/${name}`, import.meta.url), "utf8");
+const fixture = (name: string) => readFileSync(new URL(`../../../../test/fixtures/tools/${name}`, import.meta.url), "utf8");
 const fn = (name: string, parameters: unknown, description = "Does a thing.") => ({ type: "function", function: { name, description, parameters } });
 const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: "object", properties, required });
 
