@@ -2,11 +2,11 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import { parseFlow, toolsConfig, type ToolsConfig } from "../../core/tools/config/schema";
-import { configFlows, ToolsConfigProblem } from "../../core/tools/config/parse";
+import { parseFlow, toolsConfig, type ToolsConfig } from "../../core/kinds/tools/config/schema";
+import { configFlows, ToolsConfigProblem } from "../../core/kinds/tools/config/parse";
 import { defaultName, DEFAULT_CONFIG, loadToolFile, ToolsConfigError } from "./load";
 import { listMcpTools } from "./mcp-list";
-import { readThenCallPairs } from "../../core/tools/tasks/generate";
+import { readThenCallPairs } from "../../core/kinds/tools/tasks/generate";
 import { summaryLines, measureLine, refusalLines, setLine } from "./summary";
 
 export interface InitFlags {
