@@ -24,7 +24,7 @@ class Unanswerable extends Error {}
 interface Walk {
   notes: string[];
   /** Optional parts left out, by why. */
-  omitted: { recursive: number; deep: number };
+  omitted: { recursive: number; deep: number; emptied: number };
   /** Where a oneOf/anyOf with more than one drawable branch was answered with its first object branch. */
   choices: string[];
 }
@@ -32,7 +32,7 @@ interface Walk {
 /** The drawable form of an answer schema (undefined: the tool declares none), or why the tool is refused. */
 export function answerSchemaOf(raw: unknown): AnswerShape {
   if (raw === undefined) return { ok: true, schema: undefined, notes: [], wrapped: false };
-  const w: Walk = { notes: [], omitted: { recursive: 0, deep: 0 }, choices: [] };
+  const w: Walk = { notes: [], omitted: { recursive: 0, deep: 0, emptied: 0 }, choices: [] };
   try {
     const s = simplify(raw, "", 1, w);
     const isObj = typesOf(s).includes("object");
@@ -40,6 +40,7 @@ export function answerSchemaOf(raw: unknown): AnswerShape {
     const notes = [...w.notes];
     if (w.choices.length) notes.push(`oneOf/anyOf at ${w.choices.slice(0, 3).join(", ")}${w.choices.length > 3 ? ` (and ${w.choices.length - 3} more)` : ""}: the first object branch is drawn`);
     if (w.omitted.recursive) notes.push(`${w.omitted.recursive} optional field${w.omitted.recursive === 1 ? " that refers" : "s that refer"} back to its own schema left out`);
+    if (w.omitted.emptied) notes.push(`${w.omitted.emptied} list${w.omitted.emptied === 1 ? " whose items refer" : "s whose items refer"} back to their own schema (or nest too deep) answered empty`);
     if (w.omitted.deep) notes.push(`${w.omitted.deep} optional field${w.omitted.deep === 1 ? "" : "s"} nested deeper than ${MAX_ANSWER_NESTING} levels left out`);
     return { ok: true, schema: obj as JsonObjectSchema, notes, wrapped: !isObj };
   } catch (e) {
@@ -65,7 +66,41 @@ function simplify(node: unknown, path: string, level: number, w: Walk): Record<s
   }
   if (typeof node.$ref === "string")
     throw new Unanswerable(node[CUT] === true ? `its answer nests deeper than ${MAX_ANSWER_NESTING} levels${where(path)}` : `its answer has a recursive reference${where(path)} (${node.$ref})`);
-  let s = flatten(node, path, w);
+  const merged = mergeAllOf(node, path);
+  const kw = Array.isArray(merged.oneOf) ? "oneOf" : Array.isArray(merged.anyOf) ? "anyOf" : null;
+  if (kw) return chooseBranch(merged, kw, path, level, w);
+  return simplifyOne(merged, path, level, w);
+}
+
+/**
+ * A oneOf/anyOf answered with one branch: object branches first, then the rest, null last; the first that can
+ * be drawn whole wins (an object branch that recurs gives way to an id string beside it).
+ */
+function chooseBranch(s: Record<string, unknown>, kw: "oneOf" | "anyOf", path: string, level: number, w: Walk): Record<string, unknown> {
+  const { [kw]: branches, ...rest } = s;
+  const all = (branches as unknown[]).filter(isObject);
+  const shallow = (b: Record<string, unknown>) => tryFlatten(b, path);
+  const isNull = (b: Record<string, unknown>) => typesOf(shallow(b) ?? {}).join() === "null";
+  const objects = all.filter((b) => typeof b.$ref !== "string" && typesOf(shallow(b) ?? {}).includes("object"));
+  const order = [...objects, ...all.filter((b) => !objects.includes(b) && !isNull(b)), ...all.filter(isNull)];
+  let first: Unanswerable | null = null;
+  for (const b of order) {
+    const trial: Walk = { notes: [...w.notes], omitted: { ...w.omitted }, choices: [...w.choices] };
+    try {
+      const out = simplify({ ...rest, ...b }, path, level, trial);
+      if (all.filter((x) => !isNull(x)).length > 1) trial.choices.push(path || "the answer");
+      Object.assign(w, trial);
+      return out;
+    } catch (e) {
+      if (!(e instanceof Unanswerable)) throw e;
+      first ??= e;
+    }
+  }
+  throw first ?? new Unanswerable(`its answer's ${kw}${where(path)} has no branch the simulator can draw`);
+}
+
+function simplifyOne(node: Record<string, unknown>, path: string, level: number, w: Walk): Record<string, unknown> {
+  let s = node;
   for (const k of UNDRAWABLE) if (Object.hasOwn(s, k)) throw new Unanswerable(`its answer schema uses ${k}${where(path)}, which the simulator does not draw to`);
   const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(s)) if (!DROPPED.includes(k)) out[k] = v;
@@ -95,12 +130,33 @@ function simplify(node: unknown, path: string, level: number, w: Walk): Record<s
     if (required.size) s.required = [...required].filter((r) => Object.hasOwn(props, r));
   }
   if (Array.isArray(s.items) || s.prefixItems !== undefined) throw new Unanswerable(`its answer schema uses tuple items${where(path)}, which the simulator does not draw to`);
-  if (s.items !== undefined) s.items = simplify(s.items, `${path}[]`, level, w);
+  if (s.items !== undefined) {
+    try {
+      s.items = simplify(s.items, `${path}[]`, level, w);
+    } catch (e) {
+      // A list of items that refer back to their own schema may be answered empty, when it may be empty.
+      if (!(e instanceof Unanswerable) || !/recursive|deeper/.test(e.message) || (typeof s.minItems === "number" && s.minItems > 0)) throw e;
+      s.items = {};
+      s.maxItems = 0;
+      w.omitted.emptied++;
+    }
+  }
+  return s;
+}
+
+/** `allOf` merged at this node (a branch's own oneOf/anyOf resolved to one branch before it is merged). */
+function mergeAllOf(node: Record<string, unknown>, path: string): Record<string, unknown> {
+  let s = node;
+  for (let guard = 0; Array.isArray(s.allOf); guard++) {
+    if (guard > 64) throw new Unanswerable(`its answer schema${where(path)} nests allOf too deeply`);
+    const { allOf, ...rest } = s;
+    s = (allOf as unknown[]).reduce<Record<string, unknown>>((acc, branch) => merge(acc, branch, path), rest);
+  }
   return s;
 }
 
 /** `allOf` merged and `oneOf`/`anyOf` resolved to one branch, at this node only (its children come after). */
-function flatten(node: Record<string, unknown>, path: string, w?: Walk): Record<string, unknown> {
+function flatten(node: Record<string, unknown>, path: string): Record<string, unknown> {
   let s: Record<string, unknown> = node;
   for (let guard = 0; guard < 64; guard++) {
     if (Array.isArray(s.allOf)) {
@@ -111,13 +167,13 @@ function flatten(node: Record<string, unknown>, path: string, w?: Walk): Record<
     const kw = Array.isArray(s.oneOf) ? "oneOf" : Array.isArray(s.anyOf) ? "anyOf" : null;
     if (!kw) return s;
     const { [kw]: branches, ...rest } = s;
-    s = { ...rest, ...pick(branches as unknown[], kw, path, w) };
+    s = { ...rest, ...pick(branches as unknown[], kw, path) };
   }
   throw new Unanswerable(`its answer schema${where(path)} nests allOf, oneOf and anyOf too deeply`);
 }
 
 /** The first branch that is an object (else the first that is not only null); recursive branches are passed over. */
-function pick(branches: unknown[], kw: string, path: string, w?: Walk): Record<string, unknown> {
+function pick(branches: unknown[], kw: string, path: string): Record<string, unknown> {
   const usable = branches.filter((b): b is Record<string, unknown> => isObject(b) && typeof b.$ref !== "string");
   const objects = usable.filter((b) => {
     const f = tryFlatten(b, path);
@@ -128,8 +184,6 @@ function pick(branches: unknown[], kw: string, path: string, w?: Walk): Record<s
     return f !== null && !(typesOf(f).length === 1 && typesOf(f)[0] === "null");
   });
   if (!chosen) throw new Unanswerable(`its answer's ${kw}${where(path)} has no branch the simulator can draw (every one refers back to its own schema or is null)`);
-  const drawable = usable.filter((b) => tryFlatten(b, path) !== null && !(b.type === "null"));
-  if (w && drawable.length > 1) w.choices.push(path || "the answer");
   return chosen;
 }
 
