@@ -29,6 +29,7 @@ export function looksLikeMcp(doc: unknown): boolean {
 function effectOf(annotations: unknown): { effect: ToolEffect; effectRule: string } {
   if (!isObject(annotations)) return { effect: "unknown", effectRule: "no MCP annotations" };
   if (annotations.readOnlyHint === true) return { effect: "read", effectRule: "MCP readOnlyHint: true" };
+  if (annotations.readOnlyHint === false) return { effect: "write", effectRule: "MCP readOnlyHint: false" };
   if (annotations.destructiveHint !== undefined) return { effect: "write", effectRule: "MCP destructiveHint without readOnlyHint" };
   return { effect: "write", effectRule: "MCP annotations without readOnlyHint" };
 }

@@ -106,8 +106,9 @@ export function makeValue(schema: unknown, d: Draw, name: string, clockUnix: num
     case "boolean":
       return d.next() < 0.5;
     case "array": {
-      const min = typeof s.minItems === "number" ? s.minItems : 1;
-      const max = typeof s.maxItems === "number" ? s.maxItems : Math.max(min, 3);
+      // One to three items unless the schema bounds them (maxItems 0 is an empty list, however minItems defaults).
+      const max = typeof s.maxItems === "number" ? s.maxItems : Math.max(typeof s.minItems === "number" ? s.minItems : 1, 3);
+      const min = typeof s.minItems === "number" ? s.minItems : Math.min(1, max);
       return Array.from({ length: d.int(min, Math.max(min, max)) }, (_, i) => makeValue(s.items, d.child(String(i)), name, clockUnix, level + 1));
     }
     case "object": {
