@@ -53,10 +53,11 @@ function word(d: Draw, min: number, max: number): string {
   return w.slice(0, target);
 }
 
+/** Cut or padded to the bounds, and never starting or ending with a space (a cut can land just after one). */
 function fitLength(s: string, min: number, max: number, d: Draw): string {
-  let out = s;
-  while ([...out].length < min) out += d.pick(SYLLABLES);
-  return [...out].slice(0, max).join("");
+  let out = [...s].slice(0, max).join("").trimEnd();
+  while ([...out].length < Math.min(min, max)) out = [...(out + d.pick(SYLLABLES))].slice(0, max).join("").trimEnd();
+  return out;
 }
 
 /** A string for a parameter; `name` shapes ids (`order_id` gets "K3X9QZ", a note gets words). */
