@@ -54,7 +54,8 @@ describe("worlds tools run: the plan and the cap", () => {
     expect(record.episodes).toEqual({ kept: 8, total: 8 });
     expect(record.dollars).toBeCloseTo(spent, 4);
     const again = await runCli(["tools", "run", "--dry-run", ...flags], { cwd: dir, env: env() });
-    expect(again.stdout).toContain("(the run there is replaced)");
+    // Each run its own folder: the next one is numbered, and the first stays as the card read it.
+    expect(again.stdout).toMatch(/folder {6}worlds\/runs\/forms-openai-planner-bf34e029-2 \(a new run\)/);
   });
 
   it("a run stops at its cap and says how many episodes it kept", { timeout: 480_000 }, async () => {
@@ -64,7 +65,8 @@ describe("worlds tools run: the plan and the cap", () => {
     const kept = Number(m![1]);
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(8);
-    const record = JSON.parse(readFileSync(join(dir, "worlds", "runs", "forms-openai-planner-bf34e029", "run.json"), "utf8")) as { episodes: { kept: number; total: number } };
+    const record = JSON.parse(readFileSync(join(dir, "worlds", "runs", "forms-openai-planner-bf34e029-2", "run.json"), "utf8")) as { episodes: { kept: number; total: number } };
     expect(record.episodes).toEqual({ kept, total: 8 });
+    expect((JSON.parse(readFileSync(join(dir, "worlds", "runs", "forms-openai-planner-bf34e029", "run.json"), "utf8")) as { episodes: { kept: number } }).episodes.kept).toBe(8);
   });
 });
