@@ -69,7 +69,7 @@ const INIT_SCHEMA = z.strictObject({
 });
 
 const CONFIG_DEF: FlagDefs = { config: { kind: "value", placeholder: "PATH", help: `the settings file (default: ${DEFAULT_CONFIG})` } };
-const DOCTOR_SCHEMA = z.strictObject({ config: flag.text().optional(), offline: flag.switch() });
+const DOCTOR_SCHEMA = z.strictObject({ config: flag.text().optional() });
 const GENERATE_SCHEMA = z.strictObject({ config: flag.text().optional() });
 
 const CARD_DEFS: FlagDefs = {
@@ -115,7 +115,7 @@ const RUN_SCHEMA = z.strictObject({
 
 const USAGE: Record<string, string> = {
   init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-include FILTER]... [--own-exclude FILTER]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--preset RECIPE [--dial D]...] [--generator-version own-1] [--force] [--config PATH]",
-  doctor: "worlds tools doctor [--config PATH] [--offline]",
+  doctor: "worlds tools doctor [--config PATH]",
   generate: "worlds tools generate [--config PATH]",
   card: "worlds tools card [--config PATH] [--run FOLDER] [--compare FOLDER]",
   export: "worlds tools export --to promptfoo|inspect [--out PATH] [--provider ID] [--config PATH]",
@@ -161,7 +161,7 @@ async function init(argv: string[]): Promise<number> {
 }
 
 async function doctor(argv: string[]): Promise<number> {
-  const a = parseArgs("tools doctor", argv, { ...CONFIG_DEF, offline: { kind: "switch", help: "check nothing that needs a server" } }, DOCTOR_SCHEMA);
+  const a = parseArgs("tools doctor", argv, CONFIG_DEF, DOCTOR_SCHEMA);
   if (a.help) return out(helpText(USAGE.doctor, "Reads the settings and the tool file again: the summary, each refusal, which task forms the set reaches.", CONFIG_DEF)), 0;
   const t = await loadTools(a.flags.config ?? DEFAULT_CONFIG);
   out(`${t.set.setRefusal ? "fail" : "ok  "} ${t.configPath}: tasks on your tools (${t.config.name}), ${measureLine(t)}\n`);
