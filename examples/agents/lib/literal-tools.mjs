@@ -2,10 +2,10 @@
 // agent alike: pick the tool whose description (or intent) a sentence of the request starts with, take the values
 // the sentence states, and carry a handed-over value from one answer into the next call. No model.
 
-const firstSentence = (d) => (d.split(/(?<=[.!?])\s/)[0] ?? "").trim().replace(/[.\s]+$/, "");
+export const firstSentence = (d) => (d.split(/(?<=[.!?])\s/)[0] ?? "").trim().replace(/[.\s]+$/, "");
 
 /** `order_id "K3X9QZ", amount 12.5, entities [{"name": "a"}]` -> {order_id: "K3X9QZ", amount: 12.5, entities: [...]} */
-function values(text) {
+export function values(text) {
   const out = {};
   const re = /([A-Za-z_][A-Za-z0-9_]*) (?=["\[{\-\d]|true|false|null)/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
