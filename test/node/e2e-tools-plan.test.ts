@@ -40,11 +40,11 @@ describe("worlds tools run: the plan and the cap", () => {
     const flags = ["--runs", "2", "--model", "openai:planner", "--model-prices", "prices.json"];
     const plan = await runCli(["tools", "run", "--dry-run", ...flags], { cwd: dir, env: env() });
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toMatch(/^plan {2}8 episodes against openai:planner: about \$0\.\d{4}, and no cap/);
+    expect(plan.stdout).toMatch(/^plan {2}8 episodes against openai:planner: about \$0\.\d{4}, and the run stops at \$1\.00 \(the default; --model-budget USD sets another\)/);
     expect(plan.stdout).toMatch(/calls {7}8 if every task is solved the shortest way · about 8 expected · at most 256 \(32 per episode\)/);
     expect(plan.stdout).toMatch(/folder {6}worlds\/runs\/forms-openai-planner-bf34e029 \(a new run\)/);
     const estimate = dollarsIn(plan.stdout, /cost {8}about \$([0-9.]+) expected/);
-    const run = await runCli(["tools", "run", "--server", "auto", ...flags, "--json-file", "r.json"], { cwd: dir, env: env(), timeoutMs: 400_000 });
+    const run = await runCli(["tools", "run", "--server", "auto", "--yes", ...flags, "--json-file", "r.json"], { cwd: dir, env: env(), timeoutMs: 400_000 });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const spent = dollarsIn(run.stderr, /model agent openai:planner: 8 episodes, .*?\$([0-9.]+)/);
     expect(spent, run.stderr).toBeGreaterThan(0);
@@ -59,7 +59,7 @@ describe("worlds tools run: the plan and the cap", () => {
   });
 
   it("a run stops at its cap and says how many episodes it kept", { timeout: 480_000 }, async () => {
-    const res = await runCli(["tools", "run", "--server", "auto", "--runs", "2", "--concurrency", "1", "--model", "openai:planner", "--model-prices", "prices.json", "--model-budget", "0.02"], { cwd: dir, env: env(), timeoutMs: 400_000 });
+    const res = await runCli(["tools", "run", "--server", "auto", "--yes", "--runs", "2", "--concurrency", "1", "--model", "openai:planner", "--model-prices", "prices.json", "--model-budget", "0.02"], { cwd: dir, env: env(), timeoutMs: 400_000 });
     const m = /the run stopped at its \$0\.0200 cap: kept (\d+) of 8 episodes/.exec(res.stderr);
     expect(m, res.stderr).not.toBeNull();
     const kept = Number(m![1]);

@@ -1,4 +1,5 @@
 // `worlds tools init|doctor|generate|run|card|export`: crash tests on a team's own tool definitions (docs/tools.md).
+import { createInterface } from "node:readline/promises";
 import { z } from "zod";
 import { buildResults } from "../../core/results/index";
 import { renderText } from "../../core/report/index";
@@ -14,11 +15,11 @@ import { DEFAULT_CONFIG, loadTools, ToolsConfigError } from "../tools/load";
 import { McpListError } from "../tools/mcp-list";
 import { runHostedTools } from "../tools/hosted";
 import { buildToolsInput, runToolsTasks, type EpisodeTrace } from "../tools/run";
-import { planLines } from "../tools/plan";
+import { planLines, runSpend, type RunSpend } from "../tools/plan";
 import { folderNote, RunFolderError, runFolderOf, shownFileOf, staleRunOn, writeRunFolder } from "../tools/folder";
 import { toolsCard } from "../tools/card";
 import { DEFAULT_PROMPTFOO_PROVIDER, EXPORT_TARGETS, exportTasks } from "../tools/export";
-import { dollarsText } from "../../core/kinds/tools/plan";
+import { dollarsText, reservePerCallMicros } from "../../core/kinds/tools/plan";
 import { measureLine, setLine, summaryLines } from "../tools/summary";
 import { reportFlagError } from "./errors";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
@@ -98,6 +99,7 @@ const RUN_DEFS: FlagDefs = {
   ...MODEL_AGENT_FLAG_DEFS,
   "model-prices": MODEL_PRICES_FLAG,
   "agent-url": { kind: "value", placeholder: "URL", help: "a hosted run: the server calls this HTTP agent (signed with $WORLDS_AGENT_SECRET) instead of a command" },
+  yes: { kind: "switch", help: "with --model: spend without asking first (the cap still holds: $1.00 unless --model-budget says otherwise)" },
 };
 const RUN_SCHEMA = z.strictObject({
   config: flag.text().optional(),
@@ -111,6 +113,7 @@ const RUN_SCHEMA = z.strictObject({
   ...MODEL_AGENT_FLAG_SHAPE,
   "model-prices": flag.text().optional(),
   "agent-url": flag.url().optional(),
+  yes: flag.switch(),
 });
 
 const USAGE: Record<string, string> = {
@@ -119,7 +122,7 @@ const USAGE: Record<string, string> = {
   generate: "worlds tools generate [--config PATH]",
   card: "worlds tools card [--config PATH] [--run FOLDER] [--compare FOLDER]",
   export: "worlds tools export --to promptfoo|inspect [--out PATH] [--provider ID] [--config PATH]",
-  run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --agent-url URL (hosted; needs --url or --server auto, and WORLDS_AGENT_SECRET) | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
+  run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --agent-url URL (hosted; needs --url or --server auto, and WORLDS_AGENT_SECRET) | --model P:M [--yes] [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
 };
 
 export const tools: Command = {
@@ -226,14 +229,17 @@ async function run(argv: string[]): Promise<number> {
     for (const l of planLines(t, tasks, runs, f)) out(`${l}\n`);
     return 0;
   }
-  const stray = strayModelFlag(f);
+  const stray = strayModelFlag(f) ?? (f.yes && f.model === undefined ? "yes" : null);
   if (stray) throw new FlagError("tools run", `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
   if (f["agent-url"]) return hostedRun(f, f["agent-url"], t, runs, a.command ?? []);
   if (f.model !== undefined && a.command?.length) throw new FlagError("tools run", "--model and an agent command after '--' name two agents; pick one.");
   if (f.model === undefined && !a.command?.length) throw new FlagError("tools run", "no agent command: put it after '--', e.g. worlds tools run --server auto -- node my-agent.mjs (or --model P:M for the built-in model agent, or --agent-url URL for an HTTP agent)");
   let modelAgent: ModelAgent | null = null;
   if (f.model !== undefined) {
-    const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? 2 });
+    const spend = runSpend(t, tasks, runs, f);
+    const consent = await askToSpend(spend, !!f.yes);
+    if (consent !== true) return consent;
+    const set = setupModelAgent({ ...f, model: f.model, "model-budget": spend.cap ?? undefined }, { concurrency: f.concurrency ?? 2, reserveMicros: reservePerCallMicros(spend.plan) });
     if (!set.ok) return fail("run", `${set.message}\nnext: ${set.nextAction}`);
     modelAgent = set.agent;
   }
@@ -273,6 +279,24 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Before a --model run spends: --yes goes ahead; a terminal is asked once; with no terminal (CI, a pipe) the run is
+ * refused in one line naming --yes and the cap's flag, so money is never spent by a command nobody confirmed.
+ */
+async function askToSpend(spend: RunSpend, yes: boolean): Promise<true | number> {
+  if (yes) return true;
+  const cost = spend.plan.dollars !== null ? `about ${dollarsText(spend.plan.dollars)} expected` : "its cost is not known";
+  const line = `a --model run spends money: ${spend.plan.episodes} episodes against ${spend.model!.label}, ${cost}, ${spend.capText}`;
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return fail("run", `${line}; there is no terminal to ask on, so add --yes to run it without asking (--model-budget USD sets the cap)`);
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${line}.\nGo on? [y/N] `);
+    if (/^y(es)?$/i.test(answer.trim())) return true;
+  } finally {
+    rl.close();
+  }
+  return fail("run", "not started: nothing was spent (--yes skips this question)", 1);
+}
 
 type RunFlags = z.infer<typeof RUN_SCHEMA>;
 
