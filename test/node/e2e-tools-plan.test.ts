@@ -2,36 +2,18 @@
 // from their shortest conversations; the same tasks run on the scripted model, whose usage figures the CLI sums,
 // must cost within a factor of two of it. A budget below the run's cost stops it at the cap, and it says how many
 // episodes it kept; the run folder records the same.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadScript } from "../../src/core/models/scripted/index";
-import { startScriptedServer, type ScriptedServer } from "../../src/cli/models/scripted-server";
-import { killAllStarted, ROOT, runCli } from "./helpers/cli";
+import { runCli } from "./helpers/cli";
+import { plannerFolder } from "./helpers/tools-plan-setup";
 
 let dir: string;
-let model: ScriptedServer;
-const env = () => ({ OPENAI_BASE_URL: model.env.OPENAI_BASE_URL, OPENAI_API_KEY: "sk-test-plan" });
+let env: () => Record<string, string>;
+let close: () => Promise<void>;
 
-beforeAll(async () => {
-  const loaded = loadScript(readFileSync(join(ROOT, "test/fixtures/models/tools-plan.script.yaml"), "utf8"), "tools-plan.script.yaml");
-  if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
-  model = await startScriptedServer(loaded.script);
-  dir = mkdtempSync(join(tmpdir(), "worlds-tools-plan-"));
-  cpSync(join(ROOT, "test", "fixtures", "tools", "orders.openai.json"), join(dir, "tools.json"));
-  writeFileSync(join(dir, "prices.json"), JSON.stringify({ version: 1, models: { "openai:planner": { input: 2, output: 8 } } }));
-  const init = await runCli(["tools", "init", "--own-file", "tools.json", "--own-name", "acme", "--own-read", "get_order", "--own-read", "search_orders", "--own-read", "list_channels"], { cwd: dir });
-  expect(init.code, init.stderr).toBe(0);
-  const config = join(dir, "worlds", "tools.yaml");
-  writeFileSync(config, readFileSync(config, "utf8").replace("tasks_per_arm: 10", "tasks_per_arm: 4").replace(/arms:\n(  - .*\n)+/, "arms:\n  - call\n"));
-});
-
-afterAll(async () => {
-  killAllStarted();
-  await model?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeAll(async () => void ({ dir, env, close } = await plannerFolder("worlds-tools-plan-")));
+afterAll(() => close());
 
 const dollarsIn = (text: string, re: RegExp) => Number(re.exec(text)?.[1]);
 

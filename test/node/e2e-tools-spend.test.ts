@@ -2,38 +2,21 @@
 // $1.00 (the plan says so); with no terminal and no --yes it is refused in one line naming --yes and the cap's flag,
 // and nothing is sent or written; on a terminal it asks first, and a "no" spends nothing. Each call reserves from
 // the plan's estimate, not its whole max_tokens, so a cap smaller than one call's worst case still keeps episodes.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { spawn } from "node:child_process";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadScript } from "../../src/core/models/scripted/index";
-import { startScriptedServer, type ScriptedServer } from "../../src/cli/models/scripted-server";
-import { BIN, killAllStarted, ROOT, runCli } from "./helpers/cli";
+import { BIN, runCli } from "./helpers/cli";
+import { plannerFolder } from "./helpers/tools-plan-setup";
 
 let dir: string;
-let model: ScriptedServer;
-const env = () => ({ OPENAI_BASE_URL: model.env.OPENAI_BASE_URL, OPENAI_API_KEY: "sk-test-spend" });
+let model: Awaited<ReturnType<typeof plannerFolder>>["model"];
+let env: () => Record<string, string>;
+let close: () => Promise<void>;
+
+beforeAll(async () => void ({ dir, model, env, close } = await plannerFolder("worlds-tools-spend-")));
+afterAll(() => close());
 const MODEL = ["--model", "openai:planner", "--model-prices", "prices.json"];
-
-beforeAll(async () => {
-  const loaded = loadScript(readFileSync(join(ROOT, "test/fixtures/models/tools-plan.script.yaml"), "utf8"), "tools-plan.script.yaml");
-  if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
-  model = await startScriptedServer(loaded.script);
-  dir = mkdtempSync(join(tmpdir(), "worlds-tools-spend-"));
-  cpSync(join(ROOT, "test", "fixtures", "tools", "orders.openai.json"), join(dir, "tools.json"));
-  writeFileSync(join(dir, "prices.json"), JSON.stringify({ version: 1, models: { "openai:planner": { input: 2, output: 8 } } }));
-  const init = await runCli(["tools", "init", "--own-file", "tools.json", "--own-name", "acme", "--own-read", "get_order", "--own-read", "search_orders", "--own-read", "list_channels"], { cwd: dir });
-  expect(init.code, init.stderr).toBe(0);
-  const config = join(dir, "worlds", "tools.yaml");
-  writeFileSync(config, readFileSync(config, "utf8").replace("tasks_per_arm: 10", "tasks_per_arm: 4").replace(/arms:\n(  - .*\n)+/, "arms:\n  - call\n"));
-});
-
-afterAll(async () => {
-  killAllStarted();
-  await model?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe("worlds tools run --model: the cap and the question", () => {
   it("the plan names the default $1.00 cap; --yes without --model is refused", async () => {
