@@ -211,7 +211,7 @@ async function initInner(io: CliIo, opts: InitOptions, undo: Array<() => void>):
   if (ignoreAdded) io.out(`added ${IDENTITIES_IGNORE} to .gitignore (identity maps hold real customer emails)\n`);
   io.out(`${dependencyLine(pkg, version)}\n`);
   io.out(`${result.summary}\n`);
-  io.out(`next: ${pkg.kind === "add" ? "npm install, then " : ""}${worldsCommand(runner)} passk --server auto --tasks ${TASKS_PATH} -- <your agent command>\n`);
+  io.out(`next: ${pkg.kind === "add" ? "npm install, then " : ""}${worldsCommand(runner)} passk --tasks ${TASKS_PATH} -- <your agent command>\n`);
   return 0;
 }
 

@@ -6,6 +6,6 @@ export { REPLY_EXCERPT_CHARS, replyExcerpt, utf8Bytes } from "./excerpt";
 export * from "./input";
 export { formatMoney } from "./money";
 export { serializeResults } from "./serialize";
-export { shellLine, shellQuote } from "./shell";
+export { commandLine, shellLine, shellQuote } from "./shell";
 export { signalExitCode } from "./signals";
 export * from "./types";
