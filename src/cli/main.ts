@@ -1,7 +1,9 @@
 // The `worlds` CLI. Each command lives in commands/<name>.ts and returns its exit code.
+import { quietOnClosedPipe } from "./closed-pipe";
 import type { Command } from "./commands/types";
 
 export async function main(argv: string[]): Promise<number> {
+  quietOnClosedPipe();
   const [name, ...rest] = argv;
   // `worlds serve` loads its own module only (a chunk of its own, scripts/build.mjs), not the registry's every
   // command: the server's start waits on the CLI's load, and the other commands' code is most of it.
