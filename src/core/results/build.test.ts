@@ -46,6 +46,10 @@ describe("buildResults on the synthetic crash test", () => {
 
   it("counts the tasks block", () => {
     expect(r.tasks).toMatchObject({ count: 5, keyed: 4, policy_only: 1, file: "worlds/tasks.yaml", seed: { name: "acme-tasks" } });
+    // A policy-only task says so twice over, as the tasks file's reference has it: no key, not graded by one.
+    expect(r.tasks.items.map((i) => [i.id, i.keyed, i.graded])).toEqual([["ZD-1041", true, true], ["ZD-1042", true, true], ["ZD-1050", false, false], ["ZD-1060", true, true], ["ZD-1070", true, true]]);
+    expect(task("ZD-1050")).toMatchObject({ keyed: false, graded: false, accuracy: null });
+    expect(task("ZD-1041")).toMatchObject({ keyed: true, graded: true });
     expect(r.tasks.items.map((i) => i.id)).toEqual(["ZD-1041", "ZD-1042", "ZD-1050", "ZD-1060", "ZD-1070"]);
   });
 

@@ -222,6 +222,7 @@ function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes
     id: t.label,
     position: t.id,
     keyed: isKeyed,
+    graded: isKeyed,
     trials: n,
     passed: c,
     infra_errors: infra,
@@ -390,7 +391,7 @@ function decisionFacts(
 }
 
 function taskItem(t: RubricTicket): TaskItem {
-  return { id: t.label, position: t.id, subject: t.subject, keyed: t.expect !== null, expected: t.expect?.line ?? null, trap_class: t.trap_class };
+  return { id: t.label, position: t.id, subject: t.subject, keyed: t.expect !== null, graded: t.expect !== null, expected: t.expect?.line ?? null, trap_class: t.trap_class };
 }
 
 function copyCheck(c: Check): Check {
