@@ -24,6 +24,18 @@ describe("worlds evals import", () => {
     expect(twice.stderr).toMatch(/exists; pass --force/);
   });
 
+  it("refuses a recorded observation too large for a replay world, naming the 2,000,000-byte limit, and writes nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "evals-import-"));
+    const doc = JSON.parse(readFileSync(EXAMPLE, "utf8")) as { tasks: { slug: string; environment: { observations: { result: unknown }[] } }[] };
+    const task = doc.tasks.find((t) => t.slug === "duplicate-charge-refund")!;
+    task.environment.observations[0].result = { note: "x".repeat(5_000_000) };
+    writeFileSync(join(dir, "big.json"), JSON.stringify(doc, null, 2));
+    const r = await runCli(["evals", "import", "big.json", "--out", "copy.json"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/big\.json:\d+:\d+: task duplicate-charge-refund: environment\.observations: the task's tools and recorded results come to 50\d{5} bytes as JSON; a replay world holds at most 2000000 \(record fewer or shorter observations\)/);
+    expect(existsSync(join(dir, "copy.json"))).toBe(false);
+  });
+
   it("refuses a file with problems, naming file, line, task and field, and writes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "evals-import-"));
     writeFileSync(join(dir, "bad.json"), '{"tasks": [\n  {"slug": "x", "origin": "fail", "split": "train", "prompt": "p",\n   "environment": {"kind": "replay"}, "grader": {"kind": "rubric"}}\n]}\n');

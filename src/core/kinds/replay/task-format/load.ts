@@ -20,6 +20,7 @@ import {
   type TaskEnvironment,
   type TaskGrader,
 } from "./format";
+import { replayBlock, replayBlockSizeProblem } from "../recorded/world-block";
 
 export const MAX_TASKS = 10_000;
 
@@ -111,7 +112,14 @@ function readTask(item: unknown, report: Report): EvalTask | null {
   const grader = graderIn && readGrader(graderIn, report);
   if (!base.success || !environment || !grader) return null;
   const task: EvalTask = { ...base.data, environment, grader };
-  return crossCheck(task, report) ? task : null;
+  if (!crossCheck(task, report)) return null;
+  // A recording too large for a replay world is refused here, where the file can be fixed, not by the server later.
+  const tooLarge = isReplayEnvironment(task.environment) ? replayBlockSizeProblem(replayBlock(task.slug, task.environment)) : null;
+  if (tooLarge) {
+    report(["environment", "observations"], tooLarge);
+    return null;
+  }
+  return task;
 }
 
 function readEnvironment(env: { kind: string }, report: Report): TaskEnvironment | null {
