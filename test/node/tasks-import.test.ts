@@ -198,6 +198,15 @@ describe("importing the example exports on acme-small", () => {
     expect(v.err).toContain("1 problem\n");
   });
 
+  it("imports the bundled library export onto the account worlds init writes by default (acme-prod-library)", async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, "tasks.yaml"), "version: 1\nseed: acme-prod-library\ninvariants: [deleted.customers==0]\ntasks: []\n");
+    const r = await run(dir, ["import", join(EXAMPLES, "library", "zendesk-tickets.csv"), "--into", "tasks.yaml"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("skipped 1 row from 1 requester the account does not know (pat.doe@unknown-company.example)");
+    expect(r.out).toContain("imported 5 tasks from 6 CSV rows into tasks.yaml (seed acme-prod-library)");
+  });
+
   it("imports the Intercom JSON: flattened, HTML to text, tag objects to names, the admin-initiated conversation skipped", async () => {
     const dir = tmp();
     const r = await run(dir, ["import", join(EXAMPLES, "intercom-conversations.json"), "--into", "tasks.yaml", "--seed", "acme-small"]);
