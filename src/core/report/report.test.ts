@@ -11,6 +11,19 @@ import { xmlAttr, xmlText } from "./xml";
 
 const results = buildResults(syntheticInput());
 
+describe("a task's metadata from its source", () => {
+  it("is on the task item of the results and on each of its failures in the HTML report, escaped", () => {
+    const rubric = syntheticRubric();
+    rubric.tickets = rubric.tickets.map((t) => (t.label === "ZD-1060" ? { ...t, metadata: { Assignee: "Sam Ortiz", Group: "<Billing>", "Customer tier": 2 } } : t));
+    const r = buildResults(syntheticInput({ rubric }));
+    expect(r.tasks.items.find((i) => i.id === "ZD-1060")!.metadata).toEqual({ Assignee: "Sam Ortiz", Group: "<Billing>", "Customer tier": 2 });
+    expect(r.tasks.items.find((i) => i.id === "ZD-1041")!.metadata).toBeNull();
+    const html = renderHtml(r);
+    expect(html).toContain('<dt>from the source</dt><dd class="metadata">Assignee: Sam Ortiz · Group: &lt;Billing&gt; · Customer tier: 2</dd>');
+    expect(html.split("<dt>from the source</dt>")).toHaveLength(4); // ZD-1060 fails in each of the three runs
+  });
+});
+
 describe("renderText", () => {
   const text = renderText(results);
   const lines = text.trimEnd().split("\n");

@@ -2,6 +2,7 @@
 // input gives the same bytes (fixed key order, file order, run order; no clock unless one is passed in).
 import type { RubricTicket } from "../rubric/schema";
 import { canonicalJson } from "../util/canonical";
+import { dict } from "../util/safe-tree";
 import { isFlaky, passHatK, pickWorst, wilson } from "../stats/index";
 import { decide, type DecisionFacts, type Tally } from "./decide";
 import { replyExcerpt } from "./excerpt";
@@ -391,7 +392,7 @@ function decisionFacts(
 }
 
 function taskItem(t: RubricTicket): TaskItem {
-  return { id: t.label, position: t.id, subject: t.subject, keyed: t.expect !== null, graded: t.expect !== null, expected: t.expect?.line ?? null, trap_class: t.trap_class };
+  return { id: t.label, position: t.id, subject: t.subject, keyed: t.expect !== null, graded: t.expect !== null, expected: t.expect?.line ?? null, trap_class: t.trap_class, metadata: t.metadata ? Object.assign(dict<string | number | boolean | null>(), t.metadata) : null };
 }
 
 function copyCheck(c: Check): Check {

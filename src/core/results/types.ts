@@ -56,6 +56,8 @@ export interface TaskItem {
   /** The expected line as written; null for a policy-only task. */
   expected: string | null;
   trap_class: string | null;
+  /** What the task's source kept beside it (an export's assignee, tags as written, custom fields); null when none. */
+  metadata: Record<string, string | number | boolean | null> | null;
 }
 
 export interface RunResult {
