@@ -259,7 +259,7 @@ async function run(argv: string[]): Promise<number> {
     await writeRunFolder(folder, { t, tasks, runs, agent: modelAgent ? modelAgent.label[1] : agentArgv.join(" "), traces, total, dollars, budget: modelAgent?.budgetDollars ?? null, results });
     written.push(`${folder}/ (the run: ${episodes.length} of ${total} episodes kept${dollars !== null ? `, ${dollarsText(dollars)}` : ""}; 'worlds tools card --run ${folder}' reads it)`);
     if (f.json) out(JSON.stringify(results, null, 2) + "\n");
-    else out(renderText(results));
+    else out(renderText(results, "tools"));
     for (const w of written) process.stderr.write(`wrote ${w}\n`);
     return interrupt.received() ? (interrupt.exitCode() ?? results.exit_code) : results.exit_code;
   } finally {

@@ -166,7 +166,7 @@ async function run(argv: string[]): Promise<number> {
     );
     const written = writeOutputs(results, { "json-file": jsonPath, report: f.report, junit: f.junit });
     written.push(...writeTrialFiles(jsonPath, file, runnable.map((t) => t.task.slug), runs, details));
-    out(f.json ? JSON.stringify(results, null, 2) + "\n" : renderText(results));
+    out(f.json ? JSON.stringify(results, null, 2) + "\n" : renderText(results, "evals"));
     for (const w of written) err(`wrote ${w}\n`);
     return interrupt.received() ? (interrupt.exitCode() ?? results.exit_code) : results.exit_code;
   } finally {
