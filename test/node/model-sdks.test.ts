@@ -168,7 +168,8 @@ describe("bad requests get the provider's own error envelope", () => {
     expect((await post("/v1/responses", { model: "m", input: 5 })).body.error.param).toBe("input");
     expect((await post("/v1/responses", { model: "m", input: "x", reasoning: { effort: "max" } })).body.error.param).toBe("reasoning.effort");
     // The SDKs raise these as their own error classes.
-    const sdk = await openai.chat.completions.create({ ...chat, stream: true, stream_options: "yes" as never }).catch((e: unknown) => e);
+    const wrong = { ...chat, stream: true, stream_options: "yes" } as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
+    const sdk = await openai.chat.completions.create(wrong).catch((e: unknown) => e);
     expect(sdk).toBeInstanceOf(OpenAI.BadRequestError);
   });
 });
