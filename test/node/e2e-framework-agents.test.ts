@@ -20,11 +20,15 @@ interface Case {
 }
 
 const PATH: Record<Api, string> = { chat: "/v1/chat/completions", responses: "/v1/responses" };
-const CASES: Case[] = [
-  { agent: "ai-sdk", api: "chat", stream: false },
-  { agent: "openai-agents", api: "chat", stream: false },
-  { agent: "langgraph", api: "chat", stream: false },
-];
+// Each framework's default API first (the Responses API for the AI SDK and the Agents SDK, Chat Completions for
+// LangChain), then its other one.
+const CASES: Case[] = (
+  [
+    ["ai-sdk", ["responses", "chat"]],
+    ["openai-agents", ["responses", "chat"]],
+    ["langgraph", ["chat", "responses"]],
+  ] as const
+).flatMap(([agent, apis]) => apis.flatMap((api) => [false, true].map((stream) => ({ agent, api, stream }))));
 
 let model: ScriptedServer;
 beforeAll(async () => {
@@ -49,7 +53,7 @@ async function passk(c: Case): Promise<void> {
   const doc = JSON.parse(res.stdout) as { status: string; runs: { worlds: { task: string; verdict: string; reply: { excerpt: string } | null }[] }[] };
   assertValidResults(doc);
   expect(doc.runs[0].worlds.map((w) => [w.task, w.verdict])).toEqual([["SELF-1", "passed"]]);
-  expect(doc.runs[0].worlds[0].reply?.excerpt).toContain("refunded the duplicate");
+  expect(doc.runs[0].worlds[0].reply?.excerpt).toContain("refunded the duplicate September charge of $99.00");
   const mine = model.received().filter((r) => r.model === modelId(c));
   expect(mine.map((r) => r.rule)).toEqual(["find-customer", "list-charges", "refund-duplicate", "refunded"]);
   expect(new Set(mine.map((r) => r.path))).toEqual(new Set([PATH[c.api]]));

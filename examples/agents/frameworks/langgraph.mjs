@@ -16,8 +16,17 @@ try {
   const llm = new ChatOpenAI({ model: s.model, apiKey: s.apiKey, temperature: 0, streaming: s.stream, useResponsesApi: s.api === "responses" });
   const agent = createReactAgent({ llm, tools, prompt: SYSTEM });
   await workTickets(async (ticket) => {
+    const input = { messages: [{ role: "user", content: ticketPrompt(ticket) }] };
     // Each turn is a model step and a tool step in the graph.
-    const state = await agent.invoke({ messages: [{ role: "user", content: ticketPrompt(ticket) }] }, { recursionLimit: 2 * MAX_TURNS + 1 });
+    const config = { recursionLimit: 2 * MAX_TURNS + 1 };
+    let state;
+    if (!s.stream) state = await agent.invoke(input, config);
+    else {
+      // Streamed as a LangGraph app streams to its UI: the model's tokens as they come ("messages"), the graph's
+      // state after each step ("values"). (A bare invoke of a streaming ChatOpenAI over Chat Completions counts
+      // tokens with ranks fetched from tiktoken.pages.dev, which stalls for minutes on a machine with no network.)
+      for await (const [kind, chunk] of await agent.stream(input, { ...config, streamMode: ["messages", "values"] })) if (kind === "values") state = chunk;
+    }
     const last = state.messages.at(-1);
     return typeof last?.content === "string" ? last.content : (last?.content ?? []).map((part) => part.text ?? "").join("");
   });
