@@ -9,8 +9,8 @@ import { createMcpHandler, isLegacyRequest, Server, WebStandardStreamableHTTPSer
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { AppEnv } from "../env";
 import { newRequestId } from "../http/ids";
-import { mcpCallResult, mcpTool } from "../core/tools/render";
-import type { ToolDefinition, ToolOutcome } from "../core/tools/definition";
+import { mcpCallResult, mcpTool } from "../core/kinds/tools/render";
+import type { ToolDefinition, ToolOutcome } from "../core/kinds/tools/definition";
 import { envelopeProblem } from "./mcp-envelope";
 import { readJsonBody } from "./tool-input";
 import { toolWorld, UNAUTHORIZED_MESSAGE, type ToolWorld } from "./tool-world";
