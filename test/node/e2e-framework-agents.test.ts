@@ -3,13 +3,13 @@
 // endpoint, in the framework's default model API and in its other one, streamed and not. Each must be graded
 // right on the duplicate-refund ticket, and the scripted server must have seen the API and the streaming the
 // mode asks for (every case names its own model id, so the cases can share the server and run side by side).
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadScript } from "../../src/core/models/scripted/index";
-import { startScriptedServer, type ScriptedServer } from "../../src/cli/models/scripted-server";
+import type { ScriptedServer } from "../../src/cli/models/scripted-server";
 import { killAllStarted, ROOT, runCli } from "./helpers/cli";
+import { startScriptedModel } from "./helpers/scripted-local";
 import { assertValidResults } from "./helpers/validate-results";
 
 type Api = "chat" | "responses";
@@ -32,9 +32,7 @@ const CASES: Case[] = (
 
 let model: ScriptedServer;
 beforeAll(async () => {
-  const loaded = loadScript(readFileSync(join(ROOT, "test/fixtures/models/frameworks.script.yaml"), "utf8"), "frameworks.script.yaml");
-  if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
-  model = await startScriptedServer(loaded.script);
+  model = await startScriptedModel("test/fixtures/models/frameworks.script.yaml");
 });
 afterAll(async () => {
   killAllStarted();
