@@ -106,6 +106,14 @@ describe("POST /mcp at protocol 2026-07-28", () => {
     expect((await entries(w.id)).length).toBeGreaterThan(0);
   });
 
+  it("subscriptions/listen is acknowledged with nothing to deliver and ends at once: a world's tool list never changes", async () => {
+    const w = await newWorld();
+    const res = await modern(w.key, "subscriptions/listen", { notifications: { toolsListChanged: true } });
+    expect(res.status).toBe(200);
+    const events = (await res.text()).split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+    expect(events).toMatchObject([{ method: "notifications/subscriptions/acknowledged", params: { notifications: {} } }, { id: 7, result: { resultType: "complete" } }]);
+  });
+
   it("an unknown revision is UnsupportedProtocolVersionError listing the one served; headers that disagree with the body are HeaderMismatch", async () => {
     const w = await newWorld();
     const res = await modern(w.key, "tools/list", {}, "2099-01-01");
