@@ -93,6 +93,14 @@ describe("family rules on the files", () => {
     expect(p.message).toBe("the root 'mini_refunds' collides with the existing family 'mini_refunds_v2' (the same root or a variant of it); choose a different root word");
   });
 
+  it("root_name: a plural or singular near-variant of a bundled family collides", async () => {
+    for (const [root, other] of [["parcel_return", "parcel_returns"], ["acme_refunds_desk", "acme_refund_desk"]]) {
+      const dir = copy((d) => edit(d, "family.yaml", "root: mini_refunds", `root: ${root}`));
+      const [p] = only(await problems(dir), "root_name");
+      expect(p.message).toBe(`the root '${root}' collides with the existing family '${other}' (the same root or a variant of it); choose a different root word`);
+    }
+  });
+
   it("superset: a tool of tier 0 that tier 1 no longer involves", async () => {
     const [p] = only(await problems(copy((d) => edit(d, T0, "tools: [find_customers, list_charges, refund_charge]", "tools: [find_customers, list_charges, refund_charge, void_invoice]"))), "superset");
     expect(p).toMatchObject({ tier: "mini_refunds_t1", message: "tier 1 must involve every tool of tier 0; missing void_invoice (list them under tools:)" });
@@ -104,11 +112,61 @@ describe("family rules on the files", () => {
   });
 
   it("methods: repeated in consecutive tiers, and too few across the family", async () => {
-    const ps = only(await problems(copy((d) => edit(d, T2, "difficulty_methods: [larger_db, ambiguity_resolution]", "difficulty_methods: [multi_step_reasoning]"))), "methods");
+    const ps = only(await problems(copy((d) => edit(d, T2, "difficulty_methods: [larger_db, ambiguity_resolution, cross_entity_coupling]", "difficulty_methods: [multi_step_reasoning]"))), "methods");
     expect(ps.map((p) => p.message)).toEqual([
       "multi_step_reasoning repeats tier 1's method; consecutive tiers must use different methods",
-      "the family uses 3 distinct difficulty methods (multi_step_reasoning, cross_entity_coupling, stricter_thresholds); it needs at least 5",
+      "the family uses 2 distinct difficulty methods (multi_step_reasoning, stricter_thresholds); it needs at least 5",
     ]);
+  });
+
+  it("methods: a tier one duplicated read longer, claiming five methods it does not do", async () => {
+    const dir = copy((d) => {
+      edit(d, T1, /difficulty_methods: .*\n/, "difficulty_methods: [cross_entity_coupling, larger_db, conditional_rules, noisy_instructions, schema_extension]\n");
+      edit(d, T1, /  - tool: reply_to_ticket\n    arguments: \{[^\n]*\}\n/, "  - tool: list_charges\n    arguments: {customer: cus_AcmeJuniper}\n");
+    });
+    const ps = await problems(dir);
+    expect(only(ps, "longer_gold").map((p) => p.message)).toEqual(["gold[3] repeats gold[1] exactly (list_charges, the same arguments): a repeated call makes a chain longer, not harder"]);
+    expect(only(ps, "methods").filter((p) => p.tier === "mini_refunds_t1").map((p) => p.message)).toEqual([
+      "tier 1 claims cross_entity_coupling, but its gold chain changes 1 kind of object (refund_charge), not more than tier 0's 1: coupling means one request changes two things that must agree",
+      "tier 1 claims larger_db, but its world holds 147 objects, not more than tier 0's 147",
+      "tier 1 claims conditional_rules, but its instruction states no condition tier 0's does not (an if, unless, otherwise or whichever the agent must decide on)",
+      "tier 1 claims noisy_instructions, but its instruction has 0 typos; noise means at least two (a misspelt word, a contraction without its apostrophe) more than tier 0's 0",
+      "tier 1 claims schema_extension, but it holds no kind of object tier 0 lacks (it holds " + "customers, products, prices, subscriptions, invoices, charges, payment_intents, refunds, credit_notes, balance_transactions, coupons, promotion_codes, tax_ids, tickets, users, organizations, groups, macros, ticket_fields, disputes)",
+    ]);
+  });
+
+  it("methods: each method holds when its tier does it (typos, a new limit, a condition, a lookalike, more tools)", async () => {
+    const dir = copy((d) => {
+      edit(d, T2, /difficulty_methods: .*\n/, "difficulty_methods: [larger_db, ambiguity_resolution, cross_entity_coupling, conditional_rules, noisy_instructions, tool_proliferation]\n");
+      edit(d, T2, "tools: [find_customers, list_charges, refund_charge, credit_customer_balance, reply_to_ticket]", "tools: [find_customers, list_charges, refund_charge, credit_customer_balance, reply_to_ticket, void_invoice]");
+      edit(d, "mini_refunds_t2/instruction.md", "That hasn't happened yet.", "That hasnt happend yet, and if it already did, dont do it twice.");
+    });
+    expect((await problems(dir)).filter((p) => p.rule === "methods")).toEqual([]);
+  });
+
+  it("superset: a tier whose world is smaller than its parent's", async () => {
+    // Tier 1 grows to a crowd of 400 (its hash read from the generator rule's message), above tier 2's 150.
+    const dir = copy((d) => edit(d, T1, "seed: acme-small", 'seed: {generator: acme-crowd, base: acme-small, prng_seed: 5, customers: 400, sha256: "' + "0".repeat(64) + '"}'));
+    const hash = /sha256 is ([0-9a-f]{64})/.exec(only(await problems(dir), "generator")[0].message)![1];
+    edit(dir, T1, "0".repeat(64), hash);
+    const [p] = only(await problems(dir), "superset");
+    expect(p.message).toMatch(/^tier 2's world holds \d+ objects, fewer than tier 1's \d+: a tier keeps everything of the one before$/);
+  });
+
+  it("tier0: at most three calls and two writes on a small world, and no method", async () => {
+    const dir = copy((d) => {
+      edit(d, T0, "difficulty_methods: []", "difficulty_methods: [larger_db]");
+      edit(d, T0, "seed: acme-small", 'seed: {generator: acme-crowd, base: acme-small, prng_seed: 5, customers: 150, shared_emails: 10, sha256: "c4a48fe1e74740bb353936a30462a036b9d1f34f49c8e258777a961fdb37cc52"}');
+      edit(d, T0, "    arguments: {charge: ch_AcmeNorthwindDup, reason: duplicate}\n", "    arguments: {charge: ch_AcmeNorthwindDup, reason: duplicate}\n  - tool: list_invoices\n    arguments: {customer: cus_AcmeNorthwind}\n  - tool: credit_customer_balance\n    arguments: {customer: cus_AcmeNorthwind, amount: 100}\n");
+    });
+    const ps = only(await problems(dir), "tier0");
+    expect(ps.map((p) => p.message)).toEqual([
+      "tier 0 is the seed and names no difficulty method (it names larger_db)",
+      "tier 0's gold chain has 5 calls; the seed is solved in 1 to 3",
+      expect.stringMatching(/^tier 0's world holds \d+ objects; the seed's world is small \(at most 199, below a generated tier's 200\)$/),
+    ]);
+    const writes = only(await problems(copy((d) => edit(d, T0, "  - tool: find_customers\n    arguments: {email: billing.northwind@example.com}\n", "  - tool: credit_customer_balance\n    arguments: {customer: cus_AcmeNorthwind, amount: 100}\n  - tool: void_invoice\n    arguments: {invoice: in_AcmeNorthwind0803}\n"))), "tier0");
+    expect(writes.map((p) => p.message)).toContain("tier 0's gold chain makes 3 writes; the seed makes at most 2");
   });
 
   it("dates: a date the gold chain passes must be in the instruction with its year", async () => {
@@ -122,6 +180,22 @@ describe("family rules on the files", () => {
       "dates",
     );
     expect(p.message).toBe("the gold chain passes the date 2026-08-20, but the instruction does not state it with its year (write 2026-08-20 or August 20, 2026)");
+  });
+
+  it("dates: a day without its year, a numeric date that reads two ways, a day relative to today", async () => {
+    const ps = only(await problems(copy((d) => edit(d, "mini_refunds_t0/instruction.md", "in September 2026:", "on September 3 and on 10/01/2026, or was it next Tuesday:"))), "dates");
+    expect(ps.map((p) => p.message)).toEqual([
+      'the instruction writes the date "September 3" without its year; an agent left to guess the year guesses wrong (write it with the year, e.g. "September 3, 2026")',
+      'the instruction writes the date "10/01/2026", which reads two ways (day or month first); write it as YYYY-MM-DD or with the month\'s name',
+      'the instruction says "next Tuesday", a date relative to a day the agent does not know; state the date with its year',
+    ]);
+  });
+
+  it("instruction: first-then steps and bullets are steps too", async () => {
+    const firstThen = only(await problems(copy((d) => writeFileSync(join(d, "mini_refunds_t0", "instruction.md"), "First, look up our account by this email. Then refund the second of the two September 2026 charges.\n"))), "instruction");
+    expect(firstThen[0].message).toBe("the instruction spells out the steps (first ..., then ...); say what the user wants and let the agent find the steps");
+    const bullets = only(await problems(copy((d) => writeFileSync(join(d, "mini_refunds_t0", "instruction.md"), "Please:\n- find our account\n- refund the extra September 2026 charge\n"))), "instruction");
+    expect(bullets[0].message).toBe("the instruction is a bulleted list; write a request in the user's own words, one or two paragraphs");
   });
 
   it("instruction: no tool names and no numbered steps", async () => {

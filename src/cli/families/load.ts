@@ -14,6 +14,8 @@ import { GENERATOR_WORLD, generateSeed, LedgerError, UnknownGenerator } from "..
 import { toolsTierBlock, toolsTierFacts, toolsTierProblems, toolsTierSeed, toolsTierTask, type ToolFileSet } from "../../core/families/tools-tier";
 import { importToolSet, ToolFileError } from "../../core/tools/toolset";
 import { goldTools, type FamilyProblem, type TierFacts } from "../../core/families/rules";
+import { accountRecords, findLookalikes, toolsRecords, type Lookalike } from "../../core/families/lookalike";
+import { ACCOUNT_READ_TOOLS, isWrite } from "../../core/families/methods";
 import { parseCheck } from "../../core/families/verify/grammar";
 import { packageRoot } from "../paths";
 
@@ -180,7 +182,11 @@ async function loadTier(dir: string, folder: string, family: FamilyDocument | nu
     } else seedHash = await sha256Hex(canonicalJson(parsed.seed));
   }
   const allTools = [...new Set([...doc.tools, ...goldTools(doc.gold), ...tools.offered])].sort();
-  return { tier: { folder, dir, doc, instruction, entityTypes, tools: allTools, entities, checks, source: read.source, worldSeed: checked, seedHash, taskJson }, problems };
+  const offered = family?.world === "tools" ? tools.offered : allTools;
+  const effects = tools.effects;
+  const writes = doc.gold.filter((s) => isWrite(s, effects));
+  const lookalikes: Lookalike[] = tools.records.length ? findLookalikes(tools.records, writes, checks) : [];
+  return { tier: { folder, dir, doc, instruction, entityTypes, tools: allTools, offered, effects, lookalikes, entities, checks, source: read.source, worldSeed: checked, seedHash, taskJson }, problems };
 }
 
 interface TierWorld {
@@ -190,7 +196,12 @@ interface TierWorld {
   taskJson: string;
   /** The tools the tier's world offers (tools worlds). */
   offered: string[];
+  effects: Record<string, "read" | "write">;
+  /** The records a lookalike is drawn from. */
+  records: ReturnType<typeof accountRecords>;
 }
+
+const ACCOUNT_EFFECTS: Record<string, "read" | "write"> = Object.fromEntries(ACCOUNT_READ_TOOLS.map((n) => [n, "read"]));
 
 function accountTier(seed: Obj | null, doc: TierDocument, folder: string, instruction: string): TierWorld {
   const data = (seed?.data ?? {}) as Record<string, unknown[] | undefined>;
@@ -200,17 +211,20 @@ function accountTier(seed: Obj | null, doc: TierDocument, folder: string, instru
     entities: Object.values(data).reduce((s, v) => s + (Array.isArray(v) ? v.length : 0), 0),
     taskJson: JSON.stringify(ticketTask(doc, instruction, folder)),
     offered: [],
+    effects: ACCOUNT_EFFECTS,
+    records: accountRecords(data),
   };
 }
 
 function toolsTier(seed: Obj | null, doc: TierDocument, folder: string, instruction: string, toolFile: ToolFileSet | null, add: (rule: FamilyProblem["rule"], m: string) => void): TierWorld {
-  const none: TierWorld = { worldSeed: null, entityTypes: [], entities: 0, taskJson: JSON.stringify({ id: folder, request: instruction.trim(), tools: [] }), offered: [] };
+  const none: TierWorld = { worldSeed: null, entityTypes: [], entities: 0, taskJson: JSON.stringify({ id: folder, request: instruction.trim(), tools: [] }), offered: [], effects: {}, records: [] };
   if (!seed) return none;
   const r = toolsTierBlock.safeParse(seed);
   if (!r.success) return add("schema", `${join(folder, SEED_FILE)}: ${r.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ")}`), none;
   const block = r.data;
   const facts = toolsTierFacts(block);
-  const base = { ...none, ...facts, offered: block.tools };
+  const effects: Record<string, "read" | "write"> = Object.fromEntries((toolFile?.tools ?? []).map((t) => [t.name, t.effect === "read" ? "read" : "write"]));
+  const base = { ...none, ...facts, offered: block.tools, effects, records: toolsRecords(block.deliveries) };
   if (!toolFile) return base;
   const problems = toolsTierProblems(block, toolFile, goldTools(doc.gold));
   for (const p of problems) add("schema", p);
