@@ -10,6 +10,10 @@ import { loadFamily } from "../../src/cli/families/load";
 import { staticProblems } from "../../src/cli/families/validate";
 import type { FamilyProblem } from "../../src/core/families/rules";
 import { killAllStarted, ROOT, runCli } from "./helpers/cli";
+import { startLocalServer } from "../../src/cli/server/local";
+import { AdminClient } from "../../src/cli/client";
+import { worldReadTools } from "../../src/cli/families/null-agents";
+import { ACCOUNT_READ_TOOLS } from "../../src/core/families/methods";
 
 const FIXTURE = join(ROOT, "test", "fixtures", "families", "mini_refunds");
 const dirs: string[] = [];
@@ -264,9 +268,15 @@ describe("a tools-world family (packs/families/parcel_returns, on its tools.open
     expect(res.code, res.stdout + res.stderr).toBe(0);
     for (const n of [0, 1, 2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   parcel_returns_t${n}: ${n + 2} gold calls`));
     expect(res.stdout).toContain("every rule holds");
-    const broken = toolsCopy((d) => edit(d, "parcel_returns_t1/tier.yaml", "arguments: {order_id: QH4821, channel: sms}", "arguments: {order_id: QH4821, channel: email}"));
+    for (const n of [2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   parcel_returns_t${n}: .*; null agents fail verify \\(reply-only, read-only, wrong-object\\)`));
+    const broken = toolsCopy((d) => {
+      edit(d, "parcel_returns_t1/tier.yaml", "arguments: {order_id: QH4821, channel: sms}", "arguments: {order_id: QH4821, channel: email}");
+      // No side effect and a reply: an agent that calls nothing passes.
+      edit(d, "parcel_returns_t0/tier.yaml", /verify:\n[\s\S]*$/, "verify:\n  - count(created.records)==0\n  - replied\n");
+    });
     const bad = await runCli(["family", "validate", broken], { timeoutMs: 400_000 });
     expect(bad.code, bad.stdout + bad.stderr).toBe(2);
+    expect(bad.stdout).toContain("parcel_returns_t0 [null_agents]: the reply-only agent (no call, then a plausible reply) passes verify: count(created.records)==0; replied all held for it");
     expect(bad.stdout).toContain('parcel_returns_t1 [gold_passes]: after the gold chain, verify\'s records.rec_notice.status==done fails: records.rec_notice.status is "pending"');
     expect(bad.leftovers).toEqual([]);
   }, 900_000);
@@ -289,12 +299,43 @@ describe("family rules on real worlds", () => {
     expect(res.leftovers).toEqual([]);
   }, 300_000);
 
+  it("null_agents: a reply-only, a read-only and a wrong-object agent that verify lets through are named with the checks", async () => {
+    const dir = copy((d) => {
+      // Tier 0 checks the amount but not the charge: the gold's refund on another Northwind charge passes.
+      edit(d, T0, /verify:\n[\s\S]*$/, "verify:\n  - sum(created.refunds.amount)==9900\n  - deleted.customers==0\n");
+      // Tier 1 checks only invariants and a reply: an agent that reads and answers passes.
+      edit(d, T1, /verify:\n[\s\S]*$/, "verify:\n  - deleted.customers==0\n  - created.subscriptions==0\n  - replied\n");
+    });
+    const res = await runCli(["family", "validate", dir], { timeoutMs: 240_000 });
+    expect(res.code, res.stdout + res.stderr).toBe(2);
+    expect(res.stdout).toContain(
+      "mini_refunds_t0 [null_agents]: the wrong-object agent (the gold chain's writes on lookalikes: ch_AcmeNorthwind0803 for ch_AcmeNorthwindDup) passes verify: sum(created.refunds.amount)==9900; deleted.customers==0 all held for it; add a check that only the task's change makes true",
+    );
+    expect(res.stdout).toContain("mini_refunds_t1 [null_agents]: the reply-only agent (no call, then a plausible reply) passes verify: deleted.customers==0; created.subscriptions==0; replied all held for it");
+    expect(res.stdout).toContain("mini_refunds_t1 [null_agents]: the read-only agent (every read the tier offers, then a plausible reply) passes verify");
+    expect(res.stdout).toMatch(/ok   mini_refunds_t2: .*; null agents fail verify \(reply-only, read-only, wrong-object\)/);
+    expect(res.stdout).toContain("4 problems");
+    expect(res.leftovers).toEqual([]);
+  }, 300_000);
+
+  it("the account read tools the rules count as reads are the ones a live account world marks read-only", async () => {
+    const server = await startLocalServer();
+    try {
+      const client = new AdminClient(server.url, server.token);
+      const world = await client.createWorld("acme-small");
+      expect((await worldReadTools(world, server.url)).sort()).toEqual([...ACCOUNT_READ_TOOLS].sort());
+      await client.deleteWorld(world.id);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
   it("the bundled starter family keeps every rule, its gold chains replayed on fresh worlds", async () => {
     const res = await runCli(["family", "validate", "acme_refund_desk"], { timeoutMs: 400_000 });
     expect(res.code, res.stdout + res.stderr).toBe(0);
     expect(res.stdout).toContain("family acme_refund_desk:");
     expect(res.stdout).toContain("bundled (packs/families/acme_refund_desk)");
-    for (const n of [0, 1, 2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   acme_refund_desk_t${n}: ${n + 3} gold calls`));
+    for (const n of [0, 1, 2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   acme_refund_desk_t${n}: ${n + 3} gold calls.*; null agents fail verify \\(reply-only, read-only, wrong-object\\)`));
     expect(res.stdout).toContain("every rule holds");
   }, 420_000);
 

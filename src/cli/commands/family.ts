@@ -109,11 +109,16 @@ async function validate(argv: string[]): Promise<number> {
   out(`family ${fam.doc?.root ?? "?"}: ${via}, ${fam.tiers.length} tier${fam.tiers.length === 1 ? "" : "s"}\n`);
   const only = new Set(tiers.map((t) => t.folder));
   const problems = staticProblems(fam).filter((p) => p.tier === null || only.has(p.tier) || tiers.length === fam.tiers.length);
+  const nullAgents = new Map<string, string[]>();
   if (!a.flags.offline) {
     const c = await connect("family validate", a.flags.server || a.flags.url ? a.flags : { server: "auto" });
     if (typeof c === "number") return c;
     try {
-      for (const t of tiers) problems.push(...(await worldProblems(t, c.server)));
+      for (const t of tiers) {
+        const w = await worldProblems(t, c.server);
+        problems.push(...w.problems);
+        nullAgents.set(t.folder, w.nullAgents);
+      }
     } finally {
       await c.server.stop();
       c.interrupt.dispose();
@@ -121,7 +126,9 @@ async function validate(argv: string[]): Promise<number> {
   }
   for (const t of tiers) {
     const mine = problems.filter((p) => p.tier === t.folder);
-    out(`${mine.length ? "fail" : "ok  "} ${t.folder}: ${t.doc.gold.length} gold call${t.doc.gold.length === 1 ? "" : "s"}, ${t.checks.length} verify check${t.checks.length === 1 ? "" : "s"}, ${t.entities} seed objects${a.flags.offline ? " (offline: not replayed)" : ""}\n`);
+    const nulls = nullAgents.get(t.folder) ?? [];
+    const nullNote = a.flags.offline ? " (offline: not replayed)" : nulls.length && !mine.some((p) => p.rule === "null_agents") ? `; null agents fail verify (${nulls.join(", ")})` : "";
+    out(`${mine.length ? "fail" : "ok  "} ${t.folder}: ${t.doc.gold.length} gold call${t.doc.gold.length === 1 ? "" : "s"}, ${t.checks.length} verify check${t.checks.length === 1 ? "" : "s"}, ${t.entities} seed objects${nullNote}\n`);
   }
   for (const p of problems) out(`  ${formatFamilyProblem(p)}\n`);
   out(problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}\n` : "every rule holds\n");
