@@ -5,6 +5,7 @@ import { isRecord, parseJson } from "../wire/common";
 import { errorResponse, ruleAnswer, type ScriptedResponse } from "./answer";
 import { anthropicFacts, openaiFacts, type RequestFacts, type Wire } from "./request";
 import type { CompiledRule, Script } from "./script";
+import { cyrb128 } from "../../util/cyrb128";
 
 export type { ScriptedResponse } from "./answer";
 
@@ -48,6 +49,8 @@ export class ScriptedModel {
   private log: Received[] = [];
   private n = 0;
   private used = new Map<number, number>();
+  /** How often each `p:` rule has drawn for each last message: the draw's key (probabilistic rules). */
+  private drawn = new Map<string, number>();
 
   constructor(private readonly script: Script) {}
 
@@ -59,6 +62,7 @@ export class ScriptedModel {
   reset(): void {
     this.log = [];
     this.used.clear();
+    this.drawn.clear();
   }
 
   async handle(req: ScriptedRequest): Promise<ScriptedResponse> {
@@ -115,10 +119,22 @@ export class ScriptedModel {
         if (!m) continue;
         groups = [...m].map((g) => g ?? "");
       }
+      if (rule.p !== undefined && !this.draw(rule, f.lastMessage)) continue;
       this.used.set(rule.index, (this.used.get(rule.index) ?? 0) + 1);
       return { rule, groups };
     }
     return null;
+  }
+
+  /**
+   * A keyed draw for a `p:` rule: the nth request with the same last message draws the same number in every run,
+   * whatever order concurrent episodes arrive in (identical requests are interchangeable).
+   */
+  private draw(rule: CompiledRule, lastMessage: string): boolean {
+    const key = `${rule.index}\u0000${lastMessage}`;
+    const nth = (this.drawn.get(key) ?? 0) + 1;
+    this.drawn.set(key, nth);
+    return cyrb128(`${key}\u0000${nth}`)[0] / 2 ** 32 < rule.p!;
   }
 
   private models(): ScriptedResponse {
