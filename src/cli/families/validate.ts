@@ -9,6 +9,7 @@ import type { ConnectedServer } from "../server/connect";
 import { bundledFamiliesDir, type LoadedFamily, type LoadedTier } from "./load";
 import { replayGold, untouchedSnapshot, verifyEnd } from "./world";
 import { nullAgentProblems, worldReadTools } from "./null-agents";
+import { calibrationProblems } from "./calibration";
 
 /** Roots of every other family in sight: the bundled ones and the folders beside this one. */
 export function otherFamilyRoots(dir: string): string[] {
@@ -26,7 +27,7 @@ export function otherFamilyRoots(dir: string): string[] {
 
 export function staticProblems(fam: LoadedFamily): FamilyProblem[] {
   if (!fam.doc) return fam.problems;
-  return [...fam.problems, ...checkFamily({ doc: fam.doc, tiers: fam.tiers, otherRoots: otherFamilyRoots(fam.dir) })];
+  return [...fam.problems, ...checkFamily({ doc: fam.doc, tiers: fam.tiers, otherRoots: otherFamilyRoots(fam.dir) }), ...calibrationProblems(fam)];
 }
 
 /** The world rules for one tier: each problem names the tier, the rule and what the world showed. */
