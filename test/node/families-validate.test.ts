@@ -2,7 +2,7 @@
 // mini_refunds) is copied and one thing changed per case; the file rules are read in-process, the world rules
 // (gold passes on a fresh world, verify fails on an untouched one) through the real CLI and local server, and
 // the bundled starter family is validated whole, its gold chains replayed on real worlds.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -225,10 +225,39 @@ describe("family rules on the files", () => {
     expect(p.message).toBe("verify[2] 'deleted.customers=0': 'deleted.customers=0': compare with ==, not = (column 1)");
   });
 
-  it("pass_rates: a measurement of fewer than 20 episodes must be marked forced", async () => {
-    const [p] = only(await problems(copy((d) => edit(d, T0, "pass_rates: []", 'pass_rates: [{ solver: command, model: "node agent.mjs", k: 10, value: 0.9, date: 2026-12-01 }]'))), "pass_rates");
-    expect(p.message).toBe("the pass rate of node agent.mjs was measured over 10 episodes; a measurement needs 20 (or forced: true, from gate --force)");
-    expect(await problems(copy((d) => edit(d, T0, "pass_rates: []", 'pass_rates: [{ solver: command, model: "node agent.mjs", k: 10, value: 0.9, date: 2026-12-01, forced: true }]')))).toEqual([]);
+  it("pass_rates: hand-written rates, a date that is no date, a run that cannot be found, a changed results file, a rate its run did not measure", async () => {
+    const ACME = join(ROOT, "packs", "families", "acme_refund_desk");
+    const hand = ["0.05", "1", "1", "1", "1"];
+    const handWritten = await problems(copy((d) => hand.forEach((v, n) => edit(d, `acme_refund_desk_t${n}/tier.yaml`, /pass_rates:\n(  - \{[^\n]*\}\n)+/, `pass_rates: [{ solver: model, model: "openai:gpt-4.1-mini", k: 20, value: ${v}, date: 2026-12-01 }]\n`)), ACME));
+    expect(only(handWritten, "pass_rates").map((p) => [p.tier, p.message])).toEqual(
+      hand.map((v, n) => [`acme_refund_desk_t${n}`, `the pass rate of openai:gpt-4.1-mini (k 20, ${Number(v) * 100}%) names no gate run (run and results_sha256): a pass rate comes only from a gate run, which family gate records; a hand-written rate is refused`]),
+    );
+    const T = "acme_refund_desk_t1/tier.yaml";
+    const noDate = only(await problems(copy((d) => edit(d, T, "date: 2026-12-04", "date: 2099-13-45"), ACME)), "schema");
+    expect(noDate[0].message).toMatch(/acme_refund_desk_t1\/tier\.yaml:\d+:\d+: pass_rates\[0\]\.date: is not a calendar date/);
+    const lost = only(await problems(copy((d) => rmSync(join(d, "runs"), { recursive: true }), ACME)), "pass_rates");
+    expect(lost).toHaveLength(5);
+    expect(lost[0].message).toMatch(/^the pass rate of openai:acme-solver \(k 20, 90%\) names the run gate-2026-12-04-[0-9a-f]{12}, but runs\/gate-2026-12-04-[0-9a-f]{12}\.json is not in the family: a rate comes only from a gate run/);
+    const changed = only(await problems(copy((d) => { const f = join(d, "runs", readdirSync(join(d, "runs"))[0]); writeFileSync(f, readFileSync(f, "utf8").replace('"passed": 18', '"passed": 19')); }, ACME)), "pass_rates");
+    expect(changed[0].message).toMatch(/is not the file its run wrote \(sha256 [0-9a-f]{12}…, recorded [0-9a-f]{12}…\)$/);
+    const other = only(await problems(copy((d) => edit(d, T, "value: 0.75", "value: 0.7"), ACME)), "pass_rates");
+    expect(other.map((p) => p.message)).toEqual([expect.stringMatching(/^the pass rate of openai:acme-solver \(k 20, 70%\) is not what the run gate-2026-12-04-[0-9a-f]{12} measured: 15 of 20 \(75%\)$/)]);
+    const short = only(await problems(copy((d) => edit(d, T, "k: 20", "k: 10"), ACME)), "pass_rates");
+    expect(short.map((p) => p.message)).toContain("the pass rate of openai:acme-solver was measured over 10 episodes; a measurement needs 20 (or forced: true, from gate --force)");
+  });
+
+  it("validate --record-hashes writes the regenerated seed's sha256 into tier.yaml; list shows bundled and local families and their calibration", async () => {
+    const dir = copy((d) => edit(d, T2, "prng_seed: 5", "prng_seed: 6"));
+    const res = await runCli(["family", "validate", dir, "--offline", "--record-hashes"]);
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout).toContain(`recorded the generated seed's sha256 in ${join(dir, T2)}`);
+    expect(readFileSync(join(dir, T2), "utf8")).toMatch(/prng_seed: 6, customers: 150, shared_emails: 10, sha256: "?[0-9a-f]{64}"?\}/);
+    expect(res.stdout).toContain("uncalibrated");
+    const listed = await runCli(["family", "list", "--dir", join(dir, "..")]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain("acme_refund_desk  account  5 tiers  bundled\n  acme_refund_desk_t0  90% over 20 (model openai:acme-solver, 2026-12-04)");
+    expect(listed.stdout).toContain("parcel_returns  tools  5 tiers  bundled");
+    expect(listed.stdout).toContain(`mini_refunds  account  3 tiers  ${dir}\n  mini_refunds_t0  uncalibrated`);
   });
 });
 
