@@ -311,6 +311,37 @@ describe("a tools-world family (packs/families/parcel_returns, on its tools.open
   }, 900_000);
 });
 
+describe("verify on a tools world by state predicates over records", () => {
+  it("any valid solution passes: the refund in two halves adds up to the order's half, while the exact-argument record stays pending", async () => {
+    const dir = copy(
+      (d) =>
+        edit(
+          d,
+          "parcel_returns_t0/tier.yaml",
+          /verify:\n[\s\S]*$/,
+          "verify:\n  - sum(records[tool=refund_order, status!=pending, arguments.order_id=QH4821].arguments.amount)==24.5\n  - count(records[tool!=refund_order, status=side_effect])==0\n  - replied\n",
+        ),
+      join(ROOT, "packs", "families", "parcel_returns"),
+    );
+    const agent = join(dir, "..", "halves.mjs");
+    writeFileSync(
+      agent,
+      `const env = process.env;
+const call = async (name, args) => { const r = await fetch(env.WORLDS_TOOLS_URL + "/call", { method: "POST", headers: { authorization: "Bearer " + env.WORLDS_TOOLS_KEY, "content-type": "application/json" }, body: JSON.stringify({ name, arguments: args }) }); if (!r.ok) throw new Error(name + ": " + r.status); };
+await call("get_order", { order_id: "QH4821" });
+for (const amount of [12.25, 12.25]) await call("refund_order", { order_id: "QH4821", amount, reason: "damaged" });
+console.log("Refunded $24.50 in two parts.");
+`,
+    );
+    const validated = await runCli(["family", "validate", join(dir, "parcel_returns_t0")], { timeoutMs: 240_000 });
+    expect(validated.stdout).toMatch(/ok   parcel_returns_t0: .*; null agents fail verify \(reply-only, read-only\)/);
+    const res = await runCli(["passk", "--family", join(dir, "parcel_returns_t0"), "--server", "auto", "--runs", "1", "--", "node", agent], { timeoutMs: 240_000 });
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/t0 █+ +100%/);
+    expect(res.leftovers).toEqual([]);
+  }, 400_000);
+});
+
 describe("family rules on real worlds", () => {
   it("gold_passes and untouched_fails: a gold chain the world refuses, and verify an untouched world already meets", async () => {
     const dir = copy((d) => {
