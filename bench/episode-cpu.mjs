@@ -6,9 +6,9 @@
 //     workerd, from /proc) over the run, divided by E;
 //   - world creation: POST /admin/worlds of acme-small and of the tier-4 family world's account (acme-small plus
 //     4,000 generated customers, packs/families/acme_refund_desk t4), each creation with a ticket of its own as an
-//     isolated task's world has, p50 over --reps after two warm-ups, and the ratio of the two.
+//     isolated task's world has, p50 over --reps after two warm-ups, and the ratio of the two; then the same with
+//     one seed for every world (a tier's k runs: the request and seed caches hit).
 // Usage: node bench/episode-cpu.mjs [--base DIR] [--episodes 200] [--concurrency 20] [--rounds 3] [--reps 20]
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { fmt, percentile, startServer } from "./lib/server.mjs";
 import { noopTasksFile } from "./lib/noop-tasks.mjs";
 import { importCore } from "./lib/bundle-core.mjs";
+import { timed } from "./lib/run.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name, dflt) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : dflt);
@@ -35,22 +36,8 @@ let ticketNo = 0;
 /** The account with one ticket of its own, as an isolated task's world is seeded. */
 const withTicket = (seed) => ({ ...seed, data: { ...seed.data, tickets: [{ id: 1, subject: `Question ${++ticketNo}`, description: "When is my next invoice? No changes please.", requester: { email: "billing.iris@example.com" } }] } });
 
-function run(cmd, args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, out, err }));
-  });
-}
-
 async function passk(build, server, file, n) {
-  const t0 = performance.now();
-  const r = await run(process.execPath, [join(build.root, "bin", "worlds.mjs"), "passk", "--url", server.url, "--tasks", file, "--runs", "1", "--concurrency", String(concurrency), "--json", "--", "sh", "-c", "true"], { WORLDS_TOKEN: server.token });
-  const ms = performance.now() - t0;
+  const r = await timed(process.execPath, [join(build.root, "bin", "worlds.mjs"), "passk", "--url", server.url, "--tasks", file, "--runs", "1", "--concurrency", String(concurrency), "--json", "--", "sh", "-c", "true"], { cwd: root, env: { WORLDS_TOKEN: server.token } });
   let doc;
   try {
     doc = JSON.parse(r.out);
@@ -59,14 +46,16 @@ async function passk(build, server, file, n) {
   }
   const worlds = doc.runs?.flatMap((x) => x.worlds) ?? [];
   if (worlds.length !== n) throw new Error(`passk ran ${worlds.length} of ${n} episodes`);
-  return { ms, infra: doc.crash_test?.infra_errors?.count ?? NaN };
+  return { ms: r.ms, infra: doc.crash_test?.infra_errors?.count ?? NaN };
 }
 
-async function createTimes(server, seed) {
+/** p50 ms of POST /admin/worlds: each world with a ticket of its own, or (`same`) every world of one seed, as a tier's k runs. */
+async function createTimes(server, seed, same = false) {
   const headers = { authorization: `Bearer ${server.token}`, "content-type": "application/json" };
   const times = [];
+  const one = withTicket(seed);
   for (let i = 0; i < reps + 2; i++) {
-    const body = JSON.stringify({ seed: withTicket(seed) });
+    const body = JSON.stringify({ seed: same ? one : withTicket(seed) });
     const t0 = performance.now();
     const res = await fetch(`${server.url}/admin/worlds`, { method: "POST", headers, body });
     const world = await res.json();
@@ -94,9 +83,11 @@ for (let round = 0; round < rounds; round++) {
       const cpu = server.cpuMs() - before;
       const smallMs = await createTimes(server, small);
       const tierMs = await createTimes(server, tier4);
-      const row = { serverMsPerEpisode: cpu / episodes, wallMs: p.ms, infra: p.infra, smallMs, tierMs, load: loadavg()[0] };
+      const sameSmallMs = await createTimes(server, small, true);
+      const sameTierMs = await createTimes(server, tier4, true);
+      const row = { serverMsPerEpisode: cpu / episodes, wallMs: p.ms, infra: p.infra, smallMs, tierMs, sameSmallMs, sameTierMs, load: loadavg()[0] };
       rows.get(build.name).push(row);
-      console.log(`  round ${round + 1} ${build.name}: server ${fmt(row.serverMsPerEpisode, 2)} ms CPU an episode (${episodes} at c${concurrency}, wall ${fmt(p.ms / 1000, 2)} s, ${p.infra} infrastructure errors); create acme-small ${fmt(smallMs)} ms, tier 4 ${fmt(tierMs)} ms (${fmt(tierMs / smallMs, 2)}x); load ${fmt(row.load)}`);
+      console.log(`  round ${round + 1} ${build.name}: server ${fmt(row.serverMsPerEpisode, 2)} ms CPU an episode (${episodes} at c${concurrency}, wall ${fmt(p.ms / 1000, 2)} s, ${p.infra} infrastructure errors); create (a ticket each) acme-small ${fmt(smallMs)} ms, tier 4 ${fmt(tierMs)} ms (${fmt(tierMs / smallMs, 2)}x), (one seed) ${fmt(sameSmallMs)} / ${fmt(sameTierMs)} ms (${fmt(sameTierMs / sameSmallMs, 2)}x); load ${fmt(row.load)}`);
     } finally {
       await server.stop();
     }
@@ -104,5 +95,5 @@ for (let round = 0; round < rounds; round++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log("medians:");
-for (const [name, rs] of rows) console.log(`  ${name}: server ${fmt(median(rs.map((r) => r.serverMsPerEpisode)), 2)} ms CPU an episode; tier-4 creation ${fmt(median(rs.map((r) => r.tierMs / r.smallMs)), 2)}x acme-small's (${fmt(median(rs.map((r) => r.tierMs)))} vs ${fmt(median(rs.map((r) => r.smallMs)))} ms)`);
+for (const [name, rs] of rows) console.log(`  ${name}: server ${fmt(median(rs.map((r) => r.serverMsPerEpisode)), 2)} ms CPU an episode; tier-4 creation ${fmt(median(rs.map((r) => r.tierMs / r.smallMs)), 2)}x acme-small's with a ticket each (${fmt(median(rs.map((r) => r.tierMs)))} vs ${fmt(median(rs.map((r) => r.smallMs)))} ms), ${fmt(median(rs.map((r) => r.sameTierMs / r.sameSmallMs)), 2)}x of one seed (${fmt(median(rs.map((r) => r.sameTierMs)))} vs ${fmt(median(rs.map((r) => r.sameSmallMs)))} ms)`);
 
