@@ -4,7 +4,7 @@ import { basename, extname, join } from "node:path";
 import { z } from "zod";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { readTaskFile } from "../evals/read";
-import { summaryLine, taskLine, writeBenchmark } from "../evals/import";
+import { inferredEffectsLine, summaryLine, taskLine, writeBenchmark } from "../evals/import";
 import { checkExitCode, checkLine, checkReferences, checkSummary, needsJudge } from "../evals/check";
 import { judgeFrom, JUDGE_DEFS, JUDGE_SHAPE } from "../evals/judge-flags";
 import { runCommand, RUN_USAGE } from "../evals/run-command";
@@ -54,7 +54,11 @@ async function importCommand(argv: string[]): Promise<number> {
     return 2;
   }
   await writeBenchmark(target, read.tasks);
-  for (const t of read.tasks) out(taskLine(t) + "\n");
+  for (const t of read.tasks) {
+    out(taskLine(t) + "\n");
+    const inferred = inferredEffectsLine(t);
+    if (inferred) out(inferred + "\n");
+  }
   out(`${summaryLine(read.tasks)}\nwrote ${target}\n`);
   return 0;
 }
