@@ -83,6 +83,23 @@ describe("worlds evals run", () => {
     expect(res.leftovers).toEqual([]);
   }, 480_000);
 
+  it("scores a crashing agent's trial 0 with its exit code and last stderr line, and never asks the judge", async () => {
+    const before = model.received().length;
+    const crash = ["node", "-e", "process.stderr.write('reading the task\\nError: boom at step 2\\n'); process.exit(7)"];
+    const res = await evalsRun(model, ["--trials", "1", "--task", "duplicate-charge-refund", "--json-file", "crash/r.json", "--", ...crash]);
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toMatch(/task duplicate-charge-refund: trial 1: criteria_unmet, reward 0 by rubric/);
+    const doc = JSON.parse(readFileSync(join(dir, "crash", "r.json"), "utf8")) as Doc;
+    assertValidResults(doc);
+    const w = doc.runs[0].worlds[0];
+    expect(w).toMatchObject({ task: "duplicate-charge-refund", verdict: "criteria_unmet", infra_error: null });
+    expect(w.evidence.notes).toContain("not graded: the agent exited 7; its last stderr line: Error: boom at step 2");
+    const trial = JSON.parse(readFileSync(join(dir, "crash", "r.trial-1.json"), "utf8")) as { episodes: Array<{ reward: number; passed: boolean; error: string | null }> };
+    expect(trial.episodes[0]).toMatchObject({ reward: 0, passed: false, error: "the agent exited 7; its last stderr line: Error: boom at step 2" });
+    // Neither the judge nor the person was asked anything.
+    expect(model.received().slice(before)).toEqual([]);
+  }, 240_000);
+
   it("runs a task of your own kind with --environment and --grader, and names the task file's line for an unknown task", async () => {
     const env = `node ${join(ROOT, "test", "fixtures", "evals", "game-env.mjs")}`;
     const grader = `node ${join(ROOT, "test", "fixtures", "evals", "play-check.mjs")}`;

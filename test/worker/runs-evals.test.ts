@@ -95,6 +95,20 @@ describe("POST /admin/runs with evals", () => {
     expect(done.results.runs[0].worlds[0].verdict).toBe("infra_error");
   }, 90_000);
 
+  it("an agent that fails its trial scores 0 with the error, and the judge is not asked", async () => {
+    const host = mockModelHost([...PERSON_RULES, FEE_UNEXPLAINED]);
+    restore.push(host.restore);
+    const agent = mockAgent(async () => new Response('{"error":"the agent crashed: KeyError order_id"}', { status: 422, headers: { "content-type": "application/json" } }));
+    restore.push(() => agent.restore());
+    const done = await waitForRun((await postRun({ ...evals({ judge: "openai:fresh-judge" }), runs: 1, task: ["duplicate-charge-refund"] })).body.run_id!, 90_000);
+    expect(done.progress).toMatchObject({ total: 1, infra_errors: 0, passed: 0, graded: 1 });
+    const w = done.results.runs[0].worlds[0];
+    expect(w.verdict).toBe("criteria_unmet");
+    expect(w.evidence.notes).toContain('not graded: the agent failed (HTTP 422: {"error":"the agent crashed: KeyError order_id"})');
+    expect(w.evidence.notes).toContain("reward 0 by rubric");
+    expect(host.model.received().filter((r) => r.rule === "judge")).toEqual([]);
+  }, 90_000);
+
   it("refuses what it cannot run, naming the field, and the file, line and task", async () => {
     const own = await postRun(evals({ file: BENCHMARK }));
     expect(own.status).toBe(400);

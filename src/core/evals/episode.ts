@@ -8,6 +8,7 @@ import type { GraderRecord } from "../graders/record";
 import type { RubricVerdict } from "../graders/rubric/record";
 import type { ReplayTally } from "../replay/tally";
 import type { EvalTask } from "./format";
+import { agentFailure } from "../report/format";
 
 /** A tool as an agent is shown it, in OpenAI's function-tool shape (the tools world's task JSON uses the same). */
 export interface AgentTool {
@@ -46,6 +47,26 @@ export function evalsRubric(source: { name: string; hash: string }, tasks: reado
 export function criteriaVerdict(record: GraderRecord): RubricVerdict | null {
   if (record.passed === null) return null;
   return record.passed ? "passed" : "criteria_unmet";
+}
+
+/**
+ * Why the agent did not finish its trial (it crashed, exited non-zero, timed out, was killed, or an HTTP agent
+ * failed), with the last line it wrote to stderr; null when it finished. Such a trial is not graded.
+ */
+export function agentFailedError(agent: Omit<AgentOutcome, "duration_ms"> & { duration_ms?: number | null }, stderr = ""): string | null {
+  const how = agentFailure({ ...agent, duration_ms: agent.duration_ms ?? null });
+  if (!how) return null;
+  const last = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).at(-1);
+  return `the agent ${how}${last ? `; its last stderr line: ${last.length > 300 ? `${last.slice(0, 300)}…` : last}` : ""}`;
+}
+
+/**
+ * The record of a trial whose agent failed: reward 0, not passed, the error as its one reason. The judge is not
+ * asked: a conversation cut off by a crash says nothing about the agent's handling, and a reward from it would
+ * train on a crash (the document's rule, and runTask's).
+ */
+export function agentFailedRecord(task: Pick<EvalTask, "grader">, error: string): GraderRecord {
+  return { grader: task.grader.kind, verdict: "failed", passed: false, reward: 0, reasons: [`not graded: ${error}`], dollars_wrong_cents: null };
 }
 
 /** How far the run kept to the recording, one line for the evidence (a run that strays says so). */

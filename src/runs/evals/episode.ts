@@ -3,7 +3,7 @@
 // server's keys, or end-state checks) from the person's conversation, the traced calls and the agent's reply. A
 // judge that cannot grade is not the agent's failing: it is an infrastructure error at grade.
 import type { Env } from "../../env";
-import { criteriaVerdict, evalsAgentTask, evalsGradedRecord, tallyLine } from "../../core/evals/episode";
+import { agentFailedError, agentFailedRecord, criteriaVerdict, evalsAgentTask, evalsGradedRecord, tallyLine } from "../../core/evals/episode";
 import { isRubricGrader, type EvalTask, type ReplayEnvironment } from "../../core/evals/index";
 import { gradeTask } from "../../core/graders/rubric/index";
 import { transcriptOf } from "../../core/person/transcript";
@@ -32,6 +32,14 @@ export function evalsWork(env: Env, ctx: Extract<RunContext, { kind: "evals" }>,
       const output = end.reply.trim() ? end.reply : null;
       const transcript = transcriptOf(end.personTurns, task.prompt, output);
       const tool_calls = toolCallsOfTrace(end.trace);
+      const writes = end.diff.entries.filter((e) => e.type === "records");
+      const tally = tallyLine(tallyCalls(block, tool_calls));
+      // An agent that failed (an error answer, no answer in time) ends its trial at reward 0 with why, unjudged.
+      const failed = agentFailedError(end.agent);
+      if (failed) {
+        const record = evalsGradedRecord({ run: ep.repetition, ticket: ep.task, world: end.world, agent: end.agent, reply: output, record: agentFailedRecord(task, failed), verdict: "criteria_unmet", writes, notes: [tally] });
+        return { record, credits: null, infra: null, passed: 0, graded: 1, note: `${task.slug} criteria_unmet: ${failed}` };
+      }
       try {
         const judge = isRubricGrader(task.grader) ? serverModel(env, plan.judge, { cache: true, fetcher }) : null;
         if (judge && !judge.ok) throw new Error(`the judge: ${judge.message}`);
@@ -39,8 +47,7 @@ export function evalsWork(env: Env, ctx: Extract<RunContext, { kind: "evals" }>,
         if (!r) throw new Error(`task ${task.slug}: no grader the server runs`);
         if (r.passed === null) throw new Error(r.error ? `the judge could not grade (${r.error.kind}): ${r.error.message}` : `the judge could not grade: ${r.reasons.find((x) => x.startsWith("not graded")) ?? "no verdict"}`);
         const verdict = criteriaVerdict(r)!;
-        const writes = end.diff.entries.filter((e) => e.type === "records");
-        const record = evalsGradedRecord({ run: ep.repetition, ticket: ep.task, world: end.world, agent: end.agent, reply: output, record: r, verdict, writes, notes: [tallyLine(tallyCalls(block, tool_calls))] });
+        const record = evalsGradedRecord({ run: ep.repetition, ticket: ep.task, world: end.world, agent: end.agent, reply: output, record: r, verdict, writes, notes: [tally] });
         return { record, credits: null, infra: null, passed: r.passed ? 1 : 0, graded: 1, note: `${task.slug} ${verdict}` };
       } catch (e) {
         const infra = { stage: "grade" as const, message: (e as Error).message };
