@@ -157,5 +157,9 @@ describe("worlds evals run with the built-in model agent", () => {
     assertValidResults(doc);
     expect(doc.runs[0].worlds.map((w) => [w.task, w.verdict])).toEqual([["cancel-at-period-end", "passed"]]);
     expect(model.received().map((r) => r.rule).filter((r) => r !== "person")).toEqual(["find", "cancel", "done"]);
+    // The baseline runs on the task's own instructions (agent.instructions), not a generic prompt.
+    const first = model.received().find((r) => r.rule === "find")!.body as { messages: Array<{ role: string; content: string }>; tools: Array<{ function: { name: string } }> };
+    expect(first.messages[0]).toEqual({ role: "system", content: "You are the billing assistant of a software company. Cancel plans only as the customer asks, and say when access ends." });
+    expect(first.tools.map((t) => t.function.name)).toEqual(["subscriptions__find", "subscriptions__cancel", "refunds__create"]);
   }, 240_000);
 });

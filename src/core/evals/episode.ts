@@ -21,10 +21,18 @@ export interface EvalsAgentTask {
   id: string;
   request: string;
   tools: AgentTool[];
+  /** The instructions the agent ran on in production (`agent.instructions`), when the task records them. */
+  instructions?: string;
 }
 
 export function evalsAgentTask(task: EvalTask, tools: ReadonlyArray<{ name: string; description: string; inputSchema: Record<string, unknown> }>): EvalsAgentTask {
-  return { id: task.slug, request: task.prompt, tools: tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } })) };
+  const instructions = task.agent?.instructions?.trim();
+  return {
+    id: task.slug,
+    request: task.prompt,
+    tools: tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } })),
+    ...(instructions ? { instructions } : {}),
+  };
 }
 
 /** The tasks as rubric tickets (ticket n = task n), so results count and report each like a keyed task. */
