@@ -100,6 +100,32 @@ describe("worlds evals run", () => {
     expect(model.received().slice(before)).toEqual([]);
   }, 240_000);
 
+  it("--agent FILE.mjs:handle calls the function with the conversation while worlds runs the person loop; its last message is recorded once", async () => {
+    const handle = join(ROOT, "test", "fixtures", "evals", "handle-agent.mjs");
+    const res = await evalsRun(model, ["--trials", "1", "--task", "duplicate-charge-refund", "--json-file", "code/r.json", "--agent", `${handle}:handle`]);
+    expect(res.code, res.stderr).toBe(1);
+    const doc = JSON.parse(readFileSync(join(dir, "code", "r.json"), "utf8")) as Doc;
+    assertValidResults(doc);
+    expect(doc.runs[0].worlds[0]).toMatchObject({ task: "duplicate-charge-refund", verdict: "criteria_unmet" });
+    const trial = JSON.parse(readFileSync(join(dir, "code", "r.trial-1.json"), "utf8")) as { episodes: Array<{ reward: number; transcript: Array<{ role: string; content: string }>; tool_calls: Array<{ tool: string }> }> };
+    expect(trial.episodes[0].reward).toBe(0.8);
+    expect(trial.episodes[0].tool_calls.map((c) => c.tool)).toEqual(["orders__get", "refunds__create"]);
+    expect(trial.episodes[0].transcript.slice(1)).toEqual([
+      { role: "assistant", content: "What is the email on the account?" },
+      { role: "user", content: "It's dana@example.com." },
+      { role: "assistant", content: "I have refunded the duplicate charge." },
+      { role: "user", content: "Thank you!" },
+    ]);
+    // A function that raises is a failed agent; a name the module does not export is refused before any world.
+    const crash = await evalsRun(model, ["--trials", "1", "--task", "duplicate-charge-refund", "--json-file", "code/c.json", "--agent", `${handle}:crash`]);
+    expect(crash.code, crash.stderr).toBe(1);
+    const crashed = JSON.parse(readFileSync(join(dir, "code", "c.trial-1.json"), "utf8")) as { episodes: Array<{ reward: number; error: string }> };
+    expect(crashed.episodes[0]).toMatchObject({ reward: 0, error: "the agent failed (the agent raised: the agent's tool loop hit an unknown tool)" });
+    const missing = await evalsRun(model, ["--agent", `${handle}:nope`]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("has no function 'nope' (its functions: crash, handle)");
+  }, 240_000);
+
   it("runs a task of your own kind with --environment and --grader, and names the task file's line for an unknown task", async () => {
     const env = `node ${join(ROOT, "test", "fixtures", "evals", "game-env.mjs")}`;
     const grader = `node ${join(ROOT, "test", "fixtures", "evals", "play-check.mjs")}`;

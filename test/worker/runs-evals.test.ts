@@ -122,14 +122,15 @@ describe("POST /admin/runs with evals", () => {
     const grader = await postRun(evals({ file: JSON.stringify(ownGrader, null, 2) }));
     expect(grader.body.error?.code).toBe("unsupported_grader");
     expect(grader.body.error?.message).toMatch(/^evals\.file \(benchmark\.json:\d+\): task cancel-at-period-end: grader kind 'my-check' is your own code/);
-    // A task the reader accepts whose replay world could not be stored (its recorded results are over what a
-    // world keeps) is refused with the task named, never fanned out into worlds that all fail to start.
+    // A task whose replay world could not be stored (its recorded results are over what a world keeps) is
+    // refused as the reader refuses it everywhere, with the task and the recording named, never fanned out into
+    // worlds that all fail to start.
     const huge = JSON.parse(REPLAY);
     huge.tasks[1].environment.observations[0].result = { note: "x".repeat(2_600_000) };
     const tooLarge = await postRun(evals({ file: JSON.stringify(huge, null, 2) }));
     expect(tooLarge.status).toBe(400);
-    expect(tooLarge.body.error?.code).toBe("invalid_task");
-    expect(tooLarge.body.error?.message).toMatch(/^evals\.file \(benchmark\.json:\d+\): task cancel-at-period-end: its replay world could not be built: replay: .* at most 2000000 \(record fewer or shorter observations\)$/);
+    expect(tooLarge.body.error?.code).toBe("invalid_task_file");
+    expect(tooLarge.body.error?.message).toMatch(/benchmark\.json:\d+:\d+: task cancel-at-period-end: environment\.observations\[0\]\.result: .* at most 2000000 \(record fewer or shorter observations\); this recording alone is \d+ bytes/);
     const scenario = await postRun({ ...evals(), scenario: "busy-desk" });
     expect(JSON.stringify(scenario.body.error?.issues)).toContain("scenarios shape");
     const unknown = await postRun({ ...evals(), task: ["nope"] });
