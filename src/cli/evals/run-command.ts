@@ -20,6 +20,7 @@ import { agentFor, type ChosenAgent } from "../agent/choose";
 import { setupCodeAgent } from "../agent/code-agent";
 import { reportFlagError } from "../commands/errors";
 import { readTaskFile } from "./read";
+import { selectTasks } from "./select";
 import { judgeFrom, JUDGE_DEFS, JUDGE_SHAPE } from "./judge-flags";
 import { OwnEnvironments } from "./environment";
 import { buildEvalsInput, runEvalsTasks, skipReason, type TrialDetail } from "./run";
@@ -78,18 +79,6 @@ const RUN_SUMMARY =
   "with the agent reaching its tools and the person over the world's surfaces; grades each run by the task's grader and\n" +
   "reports it in the shared results contract (pass^k, Wilson intervals, text, JSON, HTML, JUnit).";
 
-/** The tasks to run: the file's, narrowed by --split and --task; an unknown slug names the file and the slugs. */
-function selectTasks(file: string, all: LoadedTask[], f: RunFlags): LoadedTask[] {
-  let tasks = all;
-  if (f.task?.length) {
-    const unknown = f.task.filter((s) => !all.some((t) => t.task.slug === s));
-    if (unknown.length) throw new FlagError("evals run", `--task ${unknown.join(", ")}: no such task in ${file} (tasks: ${all.map((t) => t.task.slug).join(", ")})`);
-    tasks = tasks.filter((t) => f.task!.includes(t.task.slug));
-  }
-  if (f.split) tasks = tasks.filter((t) => t.task.split === f.split);
-  return tasks;
-}
-
 export async function runCommand(argv: string[]): Promise<number> {
   try {
     return await run(argv);
@@ -113,7 +102,7 @@ async function run(argv: string[]): Promise<number> {
     for (const line of read.lines) err(line + "\n");
     return fail(`${file} has problems; fix them first (each names the task and the field).`);
   }
-  const selected = selectTasks(file, read.tasks, f);
+  const selected = selectTasks("evals run", file, read.tasks, f);
   const runnable: LoadedTask[] = [];
   for (const t of selected) {
     const why = skipReason(t.task, { environment: !!f.environment, grader: !!f.grader });

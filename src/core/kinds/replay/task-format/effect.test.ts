@@ -14,13 +14,16 @@ function effects(tools: unknown[], observations: unknown[] = [], reference: unkn
 
 describe("effects a task file leaves out", () => {
   it("reads a tool whose name says it looks something up, and writes one whose name says it changes something", () => {
-    expect(effects([{ name: "orders__get" }, { name: "lookupCustomer" }, { name: "search_kb" }, { name: "orders__update_address" }, { name: "get_or_create_ticket" }, { name: "refunds__create" }])).toEqual({
+    expect(effects([{ name: "orders__get" }, { name: "lookupCustomer" }, { name: "search_kb" }, { name: "orders__update_address" }, { name: "get_or_create_ticket" }, { name: "refunds__create" }, { name: "charges__list" }, { name: "refund_charge" }])).toEqual({
       orders__get: "read (inferred)",
       lookupCustomer: "read (inferred)",
       search_kb: "read (inferred)",
       orders__update_address: "write (inferred)",
       get_or_create_ticket: "write (inferred)",
       refunds__create: "write (inferred)",
+      // A plural resource that is also a verb (charges, refunds) is the thing looked up here.
+      charges__list: "read (inferred)",
+      refund_charge: "write (inferred)",
     });
   });
 

@@ -7,12 +7,25 @@ import { canonicalJson } from "../../../util/canonical";
 
 export type EffectSource = "stated" | "annotation" | "inferred";
 
-/** Verbs of a lookup, and of a change; a name holding both (`get_or_create`) is a change. */
-const READ_VERBS = new Set(["get", "list", "find", "search", "lookup", "fetch", "read", "query", "retrieve", "show", "view", "describe", "check", "count", "browse", "inspect", "lookups", "gets", "lists", "finds", "searches", "fetches", "reads", "retrieves", "shows", "describes", "checks", "counts"]);
-const WRITE_VERBS = new Set([
-  "create", "update", "delete", "remove", "send", "post", "put", "patch", "set", "add", "cancel", "refund", "issue", "open", "close", "submit", "write", "edit", "change", "modify", "apply", "charge", "pay", "void", "escalate", "assign", "reply", "notify", "transfer", "approve", "reject", "archive", "restore", "upsert", "insert", "save", "schedule", "book", "reset", "revoke", "grant", "merge", "move", "tag", "mark", "start", "stop", "run", "trigger", "execute",
-  "creates", "updates", "deletes", "removes", "sends", "posts", "sets", "adds", "cancels", "refunds", "issues", "opens", "closes", "submits", "writes", "edits", "changes", "modifies", "applies", "charges", "pays", "voids", "escalates", "assigns", "replies", "notifies", "transfers", "approves", "rejects", "archives", "restores", "saves", "schedules", "books", "resets", "revokes", "grants", "merges", "moves", "tags", "marks", "starts", "stops", "runs", "triggers", "executes",
-]);
+/** Verbs of a lookup. */
+const READ_VERBS = verbs("get list find search lookup fetch read query retrieve show view describe check count browse inspect");
+/** Verbs that only ever change something; a name holding one is a change even beside a lookup verb (`get_or_create`). */
+const WRITE_VERBS = verbs("create update delete remove send put patch set add cancel submit write edit modify apply void escalate assign notify approve reject archive restore upsert insert save reset revoke grant merge trigger execute open close");
+/**
+ * Words that are a change as verbs and a thing as nouns (`refunds__list`, `charges__get`, `tags_find`): a change
+ * only when the name holds no lookup verb.
+ */
+const NOUN_OR_WRITE = verbs("refund charge issue pay tag mark book run start stop move change reply transfer schedule post");
+
+/** Each verb with its third-person form, as descriptions write them ("Looks up", "Creates"). */
+function verbs(list: string): Set<string> {
+  const out = new Set<string>();
+  for (const v of list.split(" ")) {
+    out.add(v);
+    out.add(/(s|sh|ch|x)$/.test(v) ? `${v}es` : /[^aeiou]y$/.test(v) ? `${v.slice(0, -1)}ies` : `${v}s`);
+  }
+  return out;
+}
 
 /** `orders__get`, `getOrder`, `look-up.customer` -> lower-case words; `look up` is one verb. */
 function words(text: string): string[] {
@@ -27,7 +40,8 @@ function words(text: string): string[] {
 /** What a name or a description says: a lookup, a change, or nothing either way. */
 function verbOf(tokens: readonly string[]): "read" | "write" | null {
   if (tokens.some((t) => WRITE_VERBS.has(t))) return "write";
-  return tokens.some((t) => READ_VERBS.has(t)) ? "read" : null;
+  if (tokens.some((t) => READ_VERBS.has(t))) return "read";
+  return tokens.some((t) => NOUN_OR_WRITE.has(t)) ? "write" : null;
 }
 
 /** The description's first sentence: what the tool does, not what it returns or warns about later. */
