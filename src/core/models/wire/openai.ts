@@ -36,8 +36,8 @@ export function openaiBody(r: ModelRequest): Record<string, unknown> {
     ...(tools.length ? { tools } : {}),
     ...(toolChoice !== undefined ? { tool_choice: toolChoice } : {}),
     ...(responseFormat ? { response_format: responseFormat } : {}),
-    max_tokens: r.maxTokens ?? DEFAULT_MAX_TOKENS,
-    temperature: r.temperature ?? 0,
+    // Reasoning models refuse max_tokens and temperature; they take max_completion_tokens and an effort.
+    ...(r.model.effort ? { max_completion_tokens: r.maxTokens ?? DEFAULT_MAX_TOKENS, reasoning_effort: r.model.effort } : { max_tokens: r.maxTokens ?? DEFAULT_MAX_TOKENS, temperature: r.temperature ?? 0 }),
     ...(r.seed !== undefined ? { seed: r.seed } : {}),
   };
 }
