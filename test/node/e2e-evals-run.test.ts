@@ -92,7 +92,7 @@ describe("worlds evals run", () => {
     const doc = JSON.parse(readFileSync(join(dir, "crash", "r.json"), "utf8")) as Doc;
     assertValidResults(doc);
     const w = doc.runs[0].worlds[0];
-    expect(w).toMatchObject({ task: "duplicate-charge-refund", verdict: "criteria_unmet", infra_error: null });
+    expect(w).toMatchObject({ task: "duplicate-charge-refund", verdict: "criteria_unmet", infra_error: null, reward: 0 });
     expect(w.evidence.notes).toContain("not graded: the agent exited 7; its last stderr line: Error: boom at step 2");
     const trial = JSON.parse(readFileSync(join(dir, "crash", "r.trial-1.json"), "utf8")) as { episodes: Array<{ reward: number; passed: boolean; error: string | null }> };
     expect(trial.episodes[0]).toMatchObject({ reward: 0, passed: false, error: "the agent exited 7; its last stderr line: Error: boom at step 2" });
@@ -106,7 +106,9 @@ describe("worlds evals run", () => {
     expect(res.code, res.stderr).toBe(1);
     const doc = JSON.parse(readFileSync(join(dir, "code", "r.json"), "utf8")) as Doc;
     assertValidResults(doc);
-    expect(doc.runs[0].worlds[0]).toMatchObject({ task: "duplicate-charge-refund", verdict: "criteria_unmet" });
+    expect(doc.runs[0].worlds[0]).toMatchObject({ task: "duplicate-charge-refund", verdict: "criteria_unmet", reward: 0.8 });
+    // The results JSON carries the reward per trial and its mean per task.
+    expect((doc as unknown as { crash_test: { tasks: Array<{ id: string; mean_reward: number }> } }).crash_test.tasks[0]).toMatchObject({ id: "duplicate-charge-refund", mean_reward: 0.8 });
     const trial = JSON.parse(readFileSync(join(dir, "code", "r.trial-1.json"), "utf8")) as { episodes: Array<{ reward: number; transcript: Array<{ role: string; content: string }>; tool_calls: Array<{ tool: string }> }> };
     expect(trial.episodes[0].reward).toBe(0.8);
     expect(trial.episodes[0].tool_calls.map((c) => c.tool)).toEqual(["orders__get", "refunds__create"]);

@@ -109,6 +109,6 @@ export function evalsGradedRecord(e: GradedEvalsEpisode): EpisodeRecordInput {
     agent: e.agent,
     traffic: null,
     checks: [],
-    grades: [{ ticket: e.ticket, verdict: e.verdict, reply: e.reply, evidence: { diff: e.writes.map((x) => ({ type: x.type, id: x.id, op: x.op })), reply_sentences: [], notes: [...unmet, ...reward, ...rest, ...e.notes] } }],
+    grades: [{ ticket: e.ticket, verdict: e.verdict, reply: e.reply, reward: e.record.reward, evidence: { diff: e.writes.map((x) => ({ type: x.type, id: x.id, op: x.op })), reply_sentences: [], notes: [...unmet, ...reward, ...rest, ...e.notes] } }],
   };
 }
