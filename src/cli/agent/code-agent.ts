@@ -36,8 +36,10 @@ export function parseAgentSpec(spec: string): { file: string; name: string } | s
 export async function setupCodeAgent(spec: string, cwd = process.cwd()): Promise<CodeAgentSetup> {
   const parsed = parseAgentSpec(spec);
   if (typeof parsed === "string") return { ok: false, message: `--agent ${parsed}` };
-  const path = resolve(cwd, parsed.file);
-  if (!existsSync(path)) return { ok: false, message: `--agent ${spec}: no such file ${path}` };
+  // `my_agent:handle` names a module as the document writes it: my_agent.mjs or my_agent.js beside you.
+  const given = resolve(cwd, parsed.file);
+  const path = existsSync(given) || extname(given) ? given : ([".mjs", ".js"].map((e) => given + e).find((p) => existsSync(p)) ?? given);
+  if (!existsSync(path)) return { ok: false, message: `--agent ${spec}: no such file ${path}${extname(given) ? "" : " (nor .mjs, .js)"}` };
   if (!JS_EXTENSIONS.has(extname(path))) return { ok: false, message: `--agent ${spec}: a JavaScript module (.mjs, .js, .cjs) is called in process; run any other agent as a command after '--'` };
   let mod: Record<string, unknown>;
   try {
@@ -47,7 +49,7 @@ export async function setupCodeAgent(spec: string, cwd = process.cwd()): Promise
   }
   const fn = mod[parsed.name] ?? (parsed.name !== "default" && typeof mod.default === "object" && mod.default ? (mod.default as Record<string, unknown>)[parsed.name] : undefined);
   if (typeof fn !== "function") {
-    const names = Object.keys(mod).filter((k) => typeof mod[k] === "function");
+    const names = Object.keys(mod).filter((k) => typeof mod[k] === "function").sort();
     return { ok: false, message: `--agent ${spec}: ${parsed.file} has no function '${parsed.name}' (its functions: ${names.join(", ") || "none"})` };
   }
   const agent = fn as EpisodeAgent;
