@@ -3,6 +3,7 @@
 // go wrong comes back as a ModelError (never thrown), with the raw text that arrived and no key in it, so the
 // caller records the problem on its task and the run goes on. Fetch only: the same code runs in the Worker.
 import { createLimiter, type Limiter } from "../util/limiter";
+import { abortableSleep } from "../util/sleep";
 import { type Budget, worstCaseTokens } from "./budget";
 import { cacheKey, isCachedAnswer, type ModelCache } from "./cache";
 import type { Endpoint } from "./endpoints";
@@ -219,17 +220,7 @@ export class ModelClient {
   }
 
   private wait(ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.o.sleep) return this.o.sleep(ms, signal);
-    return new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const t = setTimeout(done, ms);
-      function done() {
-        clearTimeout(t);
-        signal?.removeEventListener("abort", done);
-        resolve();
-      }
-      signal?.addEventListener("abort", done, { once: true });
-    });
+    return (this.o.sleep ?? abortableSleep)(ms, signal);
   }
 }
 

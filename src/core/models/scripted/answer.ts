@@ -1,7 +1,10 @@
 // The scripted server's answers as plain values: a JSON body, an error in the provider's own envelope, or a
 // stream of server-sent events with its pacing. The transports (node:http in `worlds model serve`, a Response
 // in scriptedFetch) play a stream with `streamChunks`.
+import { abortableSleep as sleep } from "../../util/sleep";
 import type { Wire } from "./request";
+
+export { abortableSleep as sleep } from "../../util/sleep";
 
 export interface ScriptedStream {
   /** Each one a whole SSE event, blank line included. */
@@ -88,17 +91,4 @@ export async function* streamChunks(stream: ScriptedStream, signal: AbortSignal 
     yield event;
   }
   if (stream.hang) await sleep(maxHangMs, signal);
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

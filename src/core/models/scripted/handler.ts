@@ -9,6 +9,7 @@ import { ruleOutcome } from "./reply";
 import { anthropicFacts, openaiFacts, type RequestFacts, type Wire } from "./request";
 import { readResponsesRequest, ResponseMemory, responsesAnswer, responsesStream, responsesStreamOpening, type ResponsesRequest } from "./responses";
 import type { CompiledRule, ModelApi, Script } from "./script";
+import { cyrb128 } from "../../util/cyrb128";
 
 export type { ScriptedResponse, ScriptedStream } from "./answer";
 export { streamChunks } from "./answer";
@@ -64,6 +65,8 @@ export class ScriptedModel {
   private n = 0;
   private used = new Map<number, number>();
   private readonly responses = new ResponseMemory();
+  /** How often each `p:` rule has drawn for each last message: the draw's key (probabilistic rules). */
+  private drawn = new Map<string, number>();
 
   constructor(private readonly script: Script) {}
 
@@ -76,6 +79,7 @@ export class ScriptedModel {
     this.log = [];
     this.used.clear();
     this.responses.clear();
+    this.drawn.clear();
   }
 
   async handle(req: ScriptedRequest): Promise<ScriptedResponse> {
@@ -164,10 +168,22 @@ export class ScriptedModel {
         if (!m) continue;
         groups = [...m].map((g) => g ?? "");
       }
+      if (rule.p !== undefined && !this.draw(rule, f.lastMessage)) continue;
       this.used.set(rule.index, (this.used.get(rule.index) ?? 0) + 1);
       return { rule, groups };
     }
     return null;
+  }
+
+  /**
+   * A keyed draw for a `p:` rule: the nth request with the same last message draws the same number in every run,
+   * whatever order concurrent episodes arrive in (identical requests are interchangeable).
+   */
+  private draw(rule: CompiledRule, lastMessage: string): boolean {
+    const key = `${rule.index}\u0000${lastMessage}`;
+    const nth = (this.drawn.get(key) ?? 0) + 1;
+    this.drawn.set(key, nth);
+    return cyrb128(`${key}\u0000${nth}`)[0] / 2 ** 32 < rule.p!;
   }
 
   private models(): ScriptedResponse {

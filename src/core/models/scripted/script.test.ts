@@ -119,4 +119,27 @@ describe("scripted model: the script", () => {
     expect(problems[0]).toMatch(/^s\.yaml: rules\[0\]\.when\.last_message \(customer\): not a regular expression worlds can match: .*\(matching is linear-time RE2: lookahead, lookbehind and backreferences are not supported\)$/);
     expect(problems[1]).toMatch(/^s\.yaml: rules\[1\]\.when\.last_message \(rule 2\): /);
   });
+
+  it("p: answers with that probability, each draw keyed on the rule, the message and its repetition, so runs repeat", async () => {
+    const script = JSON.stringify({ version: 1, rules: [{ name: "right", p: 0.7, when: { role: "user" }, respond: { text: "right" } }, { name: "wrong", respond: { text: "wrong" } }] });
+    const loaded = loadScript(script, "s.json");
+    if (!loaded.ok) throw new Error(loaded.problems.join());
+    const answers = async (m: ScriptedModel, content: string, n: number) => {
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) out.push(JSON.parse((await m.handle(post({ model: "m", messages: [{ role: "user", content }] }))).body).choices[0].message.content);
+      return out;
+    };
+    const first = await answers(new ScriptedModel(loaded.script), "refund order QH4821", 200);
+    const right = first.filter((a) => a === "right").length;
+    expect(right).toBeGreaterThan(120);
+    expect(right).toBeLessThan(160);
+    // A fresh server (or one reset) draws the same sequence; another message draws its own.
+    expect(await answers(new ScriptedModel(loaded.script), "refund order QH4821", 200)).toEqual(first);
+    const m = new ScriptedModel(loaded.script);
+    await answers(m, "refund order QH4821", 50);
+    m.reset();
+    expect(await answers(m, "refund order QH4821", 200)).toEqual(first);
+    expect(await answers(new ScriptedModel(loaded.script), "refund order QH4907", 200)).not.toEqual(first);
+    expect(loadScript(JSON.stringify({ version: 1, rules: [{ p: 1.5, respond: { text: "x" } }] }), "s.json")).toMatchObject({ ok: false, problems: [expect.stringContaining("rules[0].p:")] });
+  });
 });

@@ -85,6 +85,11 @@ export const scriptRule = z.strictObject({
   when: when.default({}),
   /** Answer only the first N requests this rule matches; later ones fall through to the next rules. */
   times: z.number().int().positive().optional(),
+  /**
+   * Answer with this probability; otherwise the request falls through to the next rules. The draw is keyed on
+   * the rule, the last message and how many times this rule has seen that message, so runs repeat.
+   */
+  p: z.number().min(0).max(1).optional(),
   /** Wait this long before answering (a slow model). */
   latency_ms: z.number().int().nonnegative().max(600_000).optional(),
   respond,

@@ -3,6 +3,7 @@
 // stored on OpenAI's side (store: false), so each call stands alone as it does on the other APIs.
 import type { ModelAnswer, ModelRequest, StopReason, ToolCall } from "../types";
 import { count, DEFAULT_MAX_TOKENS, isRecord, parseJson, type Decoded } from "./common";
+import { structuredOf, toolCallOf } from "./openai";
 
 export const RESPONSES_PATH = "/responses";
 
@@ -61,11 +62,7 @@ export function responsesAnswer(r: ModelRequest, bodyText: string): Decoded<Mode
       }
     if (item.type === "function_call") {
       if (typeof item.name !== "string") return { ok: false, message: `output item ${i + 1} is a function_call with no name` };
-      const argsText = typeof item.arguments === "string" ? item.arguments : "{}";
-      const args = parseJson(argsText || "{}");
-      const id = typeof item.call_id === "string" ? item.call_id : `call_${i + 1}`;
-      if (!args.ok) toolCalls.push({ id, name: item.name, arguments: argsText, invalidArguments: `the arguments are ${args.message}` });
-      else toolCalls.push({ id, name: item.name, arguments: args.value });
+      toolCalls.push(toolCallOf(typeof item.call_id === "string" ? item.call_id : `call_${i + 1}`, item.name, item.arguments));
     }
   }
   const text = texts.length ? texts.join("") : null;
@@ -84,13 +81,7 @@ export function responsesAnswer(r: ModelRequest, bodyText: string): Decoded<Mode
         : body.status === "completed" || body.status === undefined
           ? "end"
           : "other";
-  let structured: string | null = null;
-  if (r.output) {
-    if ((r.output.via ?? "response_format") === "tool") {
-      const call = toolCalls.find((c) => c.name === r.output!.name);
-      structured = call ? (call.invalidArguments !== undefined && typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments)) : null;
-    } else structured = text;
-  }
+  const structured = structuredOf(r, text, toolCalls);
   const usage = isRecord(body.usage) ? body.usage : {};
   return {
     ok: true,
