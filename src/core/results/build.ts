@@ -86,6 +86,7 @@ function build(input: BuildInput): Results {
           verdict: keyed(ticket) || infra ? verdict : null,
           passed,
           dollars_wrong_cents: grade?.dollars_wrong_cents ?? 0,
+          ...(grade && grade.reward !== null ? { reward: grade.reward } : {}),
           reply: grade?.reply != null ? replyExcerpt(grade.reply, grade.reply_bytes) : null,
           status_after: grade?.status_after ?? null,
           evidence: copyEvidence(grade?.evidence),
@@ -210,6 +211,12 @@ function failureSummary(tasks: TaskStats[], runLevel: Map<string, number[]>, cur
   return lines;
 }
 
+/** A task's mean reward, only where its grader gives rewards (other kinds' results keep their shape). */
+function meanReward(trials: Trial[]): { mean_reward?: number } {
+  const rewards = trials.map((x) => x.entry.reward).filter((r): r is number => typeof r === "number");
+  return rewards.length ? { mean_reward: round(sum(rewards) / rewards.length) } : {};
+}
+
 function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes: number[]): TaskStats {
   const n = trials.length;
   const c = trials.filter((x) => x.entry.passed === true).length;
@@ -230,6 +237,7 @@ function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes
     pass_hat_k: isKeyed && n > 0 ? range(n).map((k) => ({ k, value: round(passHatK(n, c, k)) })) : null,
     verdicts: runIndexes.map((r) => byRun.get(r)?.verdict ?? null),
     dollars_wrong_cents: sum(trials.map((x) => x.entry.dollars_wrong_cents)),
+    ...meanReward(trials),
     flaky: isKeyed && isFlaky(outcomes),
     pattern: isKeyed ? runIndexes.map((r) => trialMark(byRun.get(r))).join("") : "",
   };

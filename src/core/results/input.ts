@@ -58,6 +58,8 @@ export const taskGrade = z.strictObject({
   ticket: z.number().int().positive(),
   verdict: graderVerdict.nullable(),
   dollars_wrong_cents: cents.default(0),
+  /** The grader's reward, 0 to 1 (a rubric's share met); null for a grader that only passes or fails. */
+  reward: z.number().min(0).max(1).nullable().default(null),
   /** The reply graded: the agent's stdout in isolated mode, its desk reply in shift mode. */
   reply: z.string().nullable().default(null),
   /** Size in UTF-8 bytes of the whole reply as produced, when more was produced than kept. */

@@ -75,6 +75,8 @@ export interface WorldResult {
   /** Whether this trial counts as a success (see crash_test.success_rule); null for a policy-only task. */
   passed: boolean | null;
   dollars_wrong_cents: number;
+  /** The grader's reward, 0 to 1; absent for a grader that only passes or fails, or a trial not graded. */
+  reward?: number;
   reply: ReplyExcerpt | null;
   status_after: string | null;
   evidence: Evidence;
@@ -141,6 +143,8 @@ export interface PassHatBand extends PassHatPoint {
 }
 
 export interface TaskStats {
+  /** The mean reward over the trials that have one (portable tasks); absent when none has. */
+  mean_reward?: number;
   id: string;
   position: number;
   keyed: boolean;
