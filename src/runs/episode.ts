@@ -18,6 +18,7 @@ import { backoffSeconds, CLAIM_GRACE_MS, DEFER_SECONDS, EPISODE_MAX_DELIVERIES, 
 import { runContext, runFacts, type RunContext } from "./context";
 import { maybeFinishRun } from "./finish";
 import { episodeRecordKey, traceKey } from "./keys";
+import { traceSteps } from "../core/results/trace";
 import type { EpisodeMessage } from "./messages";
 import { claimEpisode, database, finishEpisode, getEpisode, isFinished, recordWorld, releaseEpisode, type EpisodeError, type EpisodeRow } from "./store";
 import { discardWorld, worldAlive } from "./worlds";
@@ -134,7 +135,8 @@ async function runClaimed(env: Env, ctx: RunContext, ep: EpisodeRow, d: Delivery
   const lines = trace.map((t) => JSON.stringify(t)).join("\n");
   await env.ARTIFACTS.put(tKey, lines ? lines + "\n" : "", { httpMetadata: { contentType: "application/x-ndjson" }, customMetadata: { run: run.id, episode: ep.id, world: world.id } });
 
-  const stored: StoredEpisode = { record: end.record, credits: end.credits };
+  // The agent's calls ride with the record (to R2 when large), so the run's results and report show them.
+  const stored: StoredEpisode = { record: { ...end.record, trace: traceSteps(trace, diff) }, credits: end.credits };
   let resultJson = JSON.stringify(stored);
   if (resultJson.length > INLINE_RECORD_LIMIT) {
     const key = episodeRecordKey(run.id, ep.seq);

@@ -74,7 +74,7 @@ function build(input: BuildInput): Results {
       if (agentProblem) episodeProblems.push(`${where}: the agent ${agentProblem}`);
       for (const c of checks) if (!c.held) episodeProblems.push(`${where}: check ${c.name} failed${c.detail ? ` (${c.detail})` : ""}`);
       dollars += sum(checks.map((c) => c.dollars_wrong_cents));
-      for (const ticketId of ep.tickets) {
+      for (const [n, ticketId] of ep.tickets.entries()) {
         const ticket = byId.get(ticketId)!;
         const grade = infra ? undefined : ep.grades.find((g) => g.ticket === ticketId);
         const verdict = infra ? INFRA_ERROR : grade!.verdict;
@@ -94,6 +94,7 @@ function build(input: BuildInput): Results {
           checks,
           infra_error: infra,
           judge: worldJudge(grade?.judge, keyed(ticket), infra ? INFRA_ERROR : grade!.verdict),
+          trace: n === 0 ? ep.trace : null,
         };
         dollars += entry.dollars_wrong_cents;
         worlds.push(entry);
