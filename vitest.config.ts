@@ -3,7 +3,7 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
-// tiktoken rank files as their text, as wrangler's Text rule and the CLI build load them (src/core/tools/dials/tokens.ts).
+// tiktoken rank files as their text, as wrangler's Text rule and the CLI build load them (src/core/kinds/tools/dials/tokens.ts).
 const tiktokenText = { name: "tiktoken-text", enforce: "pre" as const, load: (id: string) => (id.endsWith(".tiktoken") ? `export default ${JSON.stringify(readFileSync(id, "utf8"))};` : undefined) };
 
 // Two projects: code that runs in the Worker is tested inside the Workers runtime; the CLI, the pure core

@@ -11,7 +11,7 @@ const arg = (name, d) => Number(process.argv[process.argv.indexOf(`--${name}`) +
 const seconds = arg("seconds", 3);
 const clients = arg("clients", 4);
 const rounds = arg("rounds", 3);
-const [toolset, generate] = await importCore(["src/core/tools/toolset.ts", "src/core/tools/tasks/generate.ts"]);
+const [toolset, generate] = await importCore(["src/core/kinds/tools/toolset.ts", "src/core/kinds/tools/tasks/generate.ts"]);
 const CLOCK = "2026-09-15T12:00:00Z";
 const set = await toolset.importToolSet(readFileSync(join(import.meta.dirname, "..", "test", "fixtures", "tools", "orders.openai.json"), "utf8"), { name: "acme", read: ["get_order", "search_orders", "list_channels"] });
 const [task] = await generate.generateTasks(set, { arm: "call", count: 1, seed: 1, clockUnix: Date.parse(CLOCK) / 1000 });

@@ -5,7 +5,7 @@ import { percentile, fmt } from "./lib/server.mjs";
 import { importCore } from "./lib/bundle-core.mjs";
 
 const reps = Number(process.argv[process.argv.indexOf("--reps") + 1]) || 20;
-const [toolset, generate, canonical] = await importCore(["src/core/tools/toolset.ts", "src/core/tools/tasks/generate.ts", "src/core/util/canonical.ts"]);
+const [toolset, generate, canonical] = await importCore(["src/core/kinds/tools/toolset.ts", "src/core/kinds/tools/tasks/generate.ts", "src/core/util/canonical.ts"]);
 
 /** 128 resources, each with a GET (read) and a POST (write) taking a path id, a query bound and a JSON body. */
 function openApi256() {

@@ -3,7 +3,7 @@
 export type Service = "stripe" | "helpdesk";
 /**
  * What a trace row names: a REST twin, "tools" for a call through MCP or /tools/v1 (durable-objects/surface), or
- * "person" for a turn of the conversation with the world's person (src/core/person/trace.ts).
+ * "person" for a turn of the conversation with the world's person (src/core/kinds/replay/person/trace.ts).
  */
 export type TraceService = Service | "tools" | "person";
 

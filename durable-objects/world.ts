@@ -1,9 +1,9 @@
 // A world: one simulated account (billing store + help desk) in one SQLite Durable Object.
 // RPC methods only; the Worker authenticates and shapes HTTP, the services here enforce the domain rules.
 import { DurableObject } from "cloudflare:workers";
-import type { SeedDocument } from "../src/core/seed/schema";
-import { foldChanges } from "../src/core/diff/fold";
-import type { ObjectType, WorldDiff } from "../src/core/diff/types";
+import type { SeedDocument } from "../src/core/world/seed/schema";
+import { foldChanges } from "../src/core/world/diff/fold";
+import type { ObjectType, WorldDiff } from "../src/core/world/diff/types";
 import { upgradeWorldSchema, WORLD_SCHEMA } from "./store/schema";
 import { ReadCache } from "./read-cache";
 import { AnswerCache } from "./surface/answer-cache";
@@ -24,15 +24,15 @@ import { sha256Hex } from "../src/core/util/canonical";
 import type { Env } from "../src/env";
 import { runScenario } from "./scenarios/engine";
 import { storedScenario } from "./scenarios/stored";
-import type { ScenarioDocument } from "../src/core/scenario/schema";
+import type { ScenarioDocument } from "../src/core/kinds/account/scenario/schema";
 import { TOOL_ERROR_STATUS, type ToolCallContext, type ToolDefinition, type ToolOutcome } from "./surface/catalogue";
 import { catalogueFor, KIND_META, kindOf, seedKind } from "./surface/kinds";
 import { TOOLS_TRACE_METHOD, TOOLS_TRACE_SERVICE, type ToolCallRequest } from "./surface/protocol";
 import { twinRequestOf, type ServiceCall, type ServiceSender } from "./surface/service-call";
-import { PERSON_META, personState, savePersonTurn, type PersonSave, type PersonState } from "./person/conversation";
-import type { PersonConversation } from "../src/core/person/schema";
-import type { PersonSetup } from "../src/core/person/setup";
-import { personTraceRow, PERSON_TRACE_METHOD, PERSON_TRACE_PATH, PERSON_TRACE_SERVICE } from "../src/core/person/trace";
+import { PERSON_META, personState, savePersonTurn, type PersonSave, type PersonState } from "./replay/person";
+import type { PersonConversation } from "../src/core/kinds/replay/person/schema";
+import type { PersonSetup } from "../src/core/kinds/replay/person/setup";
+import { personTraceRow, PERSON_TRACE_METHOD, PERSON_TRACE_PATH, PERSON_TRACE_SERVICE } from "../src/core/kinds/replay/person/trace";
 
 export interface WorldInit {
   worldId: string;
@@ -177,7 +177,7 @@ export class World extends DurableObject {
   }
 
   /**
-   * A world made by an idempotent creation request is named by the request's key (src/worlds/lifecycle.ts), so a
+   * A world made by an idempotent creation request is named by the request's key (src/hosted/worlds/lifecycle.ts), so a
    * retried request arrives here again: with the same key, seed and scenario it gets the first answer back, and
    * anything else is a second seeding, refused (a world's baseline never moves).
    */

@@ -2,11 +2,11 @@
 // dead-letter queue (record the episode as an infrastructure error). Messages are handled concurrently within a
 // batch; each is acked, retried with backoff, or put back (a run at its concurrency) on its own.
 import type { Env } from "../src/env";
-import { EPISODES_DLQ } from "../src/runs/config";
-import { recordDeadLetter } from "../src/runs/dead-letter";
-import { processEpisode, type Disposition } from "../src/runs/episode";
-import { episodeMessage, sendEpisodes } from "../src/runs/messages";
-import { backoffSeconds } from "../src/runs/config";
+import { EPISODES_DLQ } from "../src/hosted/runs/config";
+import { recordDeadLetter } from "../src/hosted/runs/dead-letter";
+import { processEpisode, type Disposition } from "../src/hosted/runs/episode";
+import { episodeMessage, sendEpisodes } from "../src/hosted/runs/messages";
+import { backoffSeconds } from "../src/hosted/runs/config";
 
 export async function consumeEpisodes(batch: MessageBatch<unknown>, env: Env, fetcher: typeof fetch = fetch): Promise<void> {
   const deadLetters = batch.queue === EPISODES_DLQ;

@@ -54,7 +54,7 @@ if (existsSync(join(root, "src", "cli", "main.ts"))) {
     // only by the commands that start a local server, and they bring native binaries. So does stripe (a
     // dependency, imported only by `seed import --from-stripe`): bundled, its 820 KB were parsed at every start.
     external: ["miniflare", "wrangler", "stripe"],
-    // The tokenizer's ranks as text, as the Worker gets them (wrangler.toml's rule; src/core/tools/dials/tokens.ts).
+    // The tokenizer's ranks as text, as the Worker gets them (wrangler.toml's rule; src/core/kinds/tools/dials/tokens.ts).
     loader: { ".tiktoken": "text" },
     logLevel: "warning",
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
@@ -63,7 +63,7 @@ if (existsSync(join(root, "src", "cli", "main.ts"))) {
 
 // The package's library entry (`import { runTask } from "worlds"`): one runtime-neutral ES module, and the
 // declarations of what it exports. tsc emits a declaration per source file; only those the entry's reach (all of
-// them plain types with no imports of other packages, src/core/episodes/shapes.ts) are kept, their relative
+// them plain types with no imports of other packages, src/core/episode-api/shapes.ts) are kept, their relative
 // specifiers given the ".js" a consumer's node16/nodenext resolution requires.
 if (existsSync(join(root, "src", "package", "index.ts"))) {
   const libDir = join(root, "dist", "lib");

@@ -1,6 +1,6 @@
 // The desk's directory objects as the seed writes them: organizations, groups, macros and ticket fields (the
 // system fields every desk has, then the seed's custom ones). Stored in the API's shapes minus the url.
-import type { SeedDocument, SeedTicketField } from "../../src/core/seed/schema";
+import type { SeedDocument, SeedTicketField } from "../../src/core/world/seed/schema";
 import type { SeedRow } from "../seed/rows";
 import type { Store } from "../store/store";
 import { customerIdForEmail } from "./people";

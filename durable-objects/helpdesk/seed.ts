@@ -3,7 +3,7 @@
 // the ticket's creation). A ticket's first comment is its description, written by its requester. Requesters named
 // by email become end users. Each ticket (and its comments, audits and requester) is attributed to the billing
 // customer whose email is the requester's.
-import type { SeedDocument, SeedTicket } from "../../src/core/seed/schema";
+import type { SeedDocument, SeedTicket } from "../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../seed/rows";
 import type { Store } from "../store/store";
 import { seedDirectory } from "./directory";

@@ -1,8 +1,8 @@
-// The replay kind's catalogue: the recorded tools, answered by the replay rules (src/core/replay/answer.ts).
+// The replay kind's catalogue: the recorded tools, answered by the replay rules (src/core/kinds/replay/recorded/answer.ts).
 // Every write is logged as a record of the store (tool, arguments, how production's recording matched it), so
 // the world's diff is the list of the run's writes. Lookups change nothing; the trace keeps every call.
-import { answerReplayCall } from "../../src/core/replay/answer";
-import { replayWorldBlock, type ReplayWorldBlock } from "../../src/core/replay/world-block";
+import { answerReplayCall } from "../../src/core/kinds/replay/recorded/answer";
+import { replayWorldBlock, type ReplayWorldBlock } from "../../src/core/kinds/replay/recorded/world-block";
 import type { ToolCatalogue, ToolCallContext, ToolDefinition, ToolOutcome } from "../surface/catalogue";
 import type { Store } from "../store/store";
 import { REPLAY_BLOCK_META } from "./seed";

@@ -1,7 +1,7 @@
 // Applies a world's scenario to one twin request. Every decision is read off the world's own request sequence
 // (the trace) and its write attempts (meta), so the same agent calls meet the same misbehaviour on every run.
 // The caller traces the response and then waits `delayMs` before answering.
-import { latencyFor, refusedByRateLimit, ruleFor, type ScenarioDocument } from "../../src/core/scenario/schema";
+import { latencyFor, refusedByRateLimit, ruleFor, type ScenarioDocument } from "../../src/core/kinds/account/scenario/schema";
 import type { Store } from "../store/store";
 import type { Transact, TwinRequest, TwinResponse } from "../twin";
 import { rateLimited, writeUnavailable } from "./refusals";

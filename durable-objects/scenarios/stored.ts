@@ -1,6 +1,6 @@
 // The scenario a world was created with, as stored in its meta at init. The admin API and createWorld resolve
 // library names and validate documents before a world exists; this re-checks what storage holds.
-import { parseScenario, type ScenarioDocument } from "../../src/core/scenario/schema";
+import { parseScenario, type ScenarioDocument } from "../../src/core/kinds/account/scenario/schema";
 
 export function storedScenario(raw: string | null): ScenarioDocument | null {
   if (raw === null || raw === "" || raw === "null") return null;

@@ -1,5 +1,5 @@
 // What a service's seeder produces: stored documents with the columns the store indexes.
-import type { ObjectType } from "../../src/core/diff/types";
+import type { ObjectType } from "../../src/core/world/diff/types";
 import type { StoredObject } from "../store/store";
 
 export interface SeedRow {

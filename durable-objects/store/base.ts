@@ -3,7 +3,7 @@
 // instead the seeded rows are stored once, in R2 under the SHA-256 of their content, and indexed in memory
 // once per isolate. A world's objects table holds only what the agent created, changed or deleted, and wins
 // over the base.
-import type { ObjectType } from "../../src/core/diff/types";
+import type { ObjectType } from "../../src/core/world/diff/types";
 import { BoundedLru } from "../../src/core/util/lru";
 
 export interface BaseRow {

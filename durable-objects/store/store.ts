@@ -3,7 +3,7 @@
 // so a request handler runs as one transaction and concurrent requests never interleave inside it.
 // Objects live in two layers: the seeded base (read-only, store/base.ts) and the objects table, which holds
 // every object the agent created, changed or deleted and hides the base row of the same id.
-import type { ChangeRecord, ObjectType } from "../../src/core/diff/types";
+import type { ChangeRecord, ObjectType } from "../../src/core/world/diff/types";
 import { deterministicId } from "./ids";
 import { EMPTY_BASE, type BaseRow, type SeedBase } from "./base";
 

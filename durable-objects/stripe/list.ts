@@ -1,6 +1,6 @@
 // Cursor pagination over a collection already filtered and ordered newest first (created desc, then insertion
 // desc, as Store.list returns it): limit, starting_after (older page), ending_before (newer page).
-import type { ObjectType } from "../../src/core/diff/types";
+import type { ObjectType } from "../../src/core/world/diff/types";
 import type { Store, StoredObject } from "../store/store";
 import { exclusiveParams, noSuchParam } from "./errors";
 import { inRange, type ListArgs, type RangeParam } from "./params";

@@ -1,6 +1,6 @@
 // Seeding the billing store: every resource normalises its collection of the seed document into the stored
 // (current-version, full) API shapes, with the owning customer recorded for attribution in the diff.
-import type { SeedDocument } from "../../src/core/seed/schema";
+import type { SeedDocument } from "../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../seed/rows";
 import { RESOURCES } from "./resources/index";
 

@@ -1,8 +1,8 @@
 // Contracts inside the billing twin: resources declare routes and seeding; the HTTP layer (service.ts) parses
 // form encoding, runs idempotency, expansion, version shaping and maps StripeError to the API's error envelope.
 import type { z } from "zod";
-import type { ObjectType } from "../../src/core/diff/types";
-import type { SeedDocument } from "../../src/core/seed/schema";
+import type { ObjectType } from "../../src/core/world/diff/types";
+import type { SeedDocument } from "../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../seed/rows";
 import type { Store, StoredObject } from "../store/store";
 

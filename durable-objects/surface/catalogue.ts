@@ -3,11 +3,11 @@
 // the built-in model agent) never knows which kind it is talking to. Calls go through the kind's own rules, so a
 // call over MCP changes the world, the trace and the diff exactly as the same operation over REST does.
 import type { Store } from "../store/store";
-import type { ToolDefinition, ToolOutcome } from "../../src/core/tools/definition";
+import type { ToolDefinition, ToolOutcome } from "../../src/core/kinds/tools/definition";
 import type { Transact } from "../twin";
 
-export type { JsonObjectSchema, ToolDefinition, ToolEffect, ToolErrorCode, ToolOutcome } from "../../src/core/tools/definition";
-export { TOOL_ERROR_STATUS } from "../../src/core/tools/definition";
+export type { JsonObjectSchema, ToolDefinition, ToolEffect, ToolErrorCode, ToolOutcome } from "../../src/core/kinds/tools/definition";
+export { TOOL_ERROR_STATUS } from "../../src/core/kinds/tools/definition";
 
 export interface ToolCallContext {
   store: Store;

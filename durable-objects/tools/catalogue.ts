@@ -1,9 +1,9 @@
 // The tools kind's catalogue: the block the world was seeded with, answered by the simulator's rules. What a call
 // did is applied here: an expected write moves its record to done, any other accepted write is recorded as a
 // side effect (both in the change log, so the diff shows them); the per-episode counters live in meta.
-import { toolsWorldBlock, type ToolsWorldBlock } from "../../src/core/tools/world-block";
-import { answerCall, type EpisodeState } from "../../src/core/tools/simulate/answer";
-import { failureBody } from "../../src/core/tools/simulate/failure";
+import { toolsWorldBlock, type ToolsWorldBlock } from "../../src/core/kinds/tools/world-block";
+import { answerCall, type EpisodeState } from "../../src/core/kinds/tools/simulate/answer";
+import { failureBody } from "../../src/core/kinds/tools/simulate/failure";
 import type { ToolCatalogue, ToolCallContext, ToolDefinition, ToolOutcome } from "../surface/catalogue";
 import { BoundedLru } from "../../src/core/util/lru";
 import type { Store } from "../store/store";

@@ -1,6 +1,6 @@
 // Seeding a tools world: the block goes to the world's meta (read on every call), and each write the task expects
 // gets its record, pending, so the write that solves the task shows in the diff as that record moving.
-import type { SeedDocument } from "../../src/core/seed/schema";
+import type { SeedDocument } from "../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../seed/rows";
 import type { Store } from "../store/store";
 

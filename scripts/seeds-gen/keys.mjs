@@ -1,6 +1,6 @@
 // Keys: a scenario's intended outcome becomes (1) the one-line expected: a pack carries and (2) the rubric entry
 // the tasks compiler would build from that line, requester and decoys against the finished seed. The rules
-// mirror src/core/tasks (resolve.ts, task.ts); check-generated compiles every pack and compares, so any drift
+// mirror src/core/kinds/account/tasks (resolve.ts, task.ts); check-generated compiles every pack and compares, so any drift
 // between the two fails CI instead of silently grading the library differently from its packs.
 import { PLANS } from "./catalog.mjs";
 import { usd } from "./money.mjs";

@@ -2,10 +2,10 @@
 // whose exitCode follows the result contract (3 = the server or a thing it should hold is missing).
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { WorldDiff } from "../core/diff/types";
+import type { WorldDiff } from "../core/world/diff/types";
 import type { TraceRecord } from "../../durable-objects/protocol";
-import type { RunSummary, RunView } from "../core/runs/index";
-import type { RunImport } from "../runs/import-request";
+import type { RunSummary, RunView } from "../core/pipeline/index";
+import type { RunImport } from "../hosted/runs/import-request";
 import { send, type TransportResponse } from "./http/transport";
 
 export const createdWorldSchema = z.object({

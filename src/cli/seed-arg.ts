@@ -1,7 +1,7 @@
 // `--seed S`: a seed .json file (read and checked here, so a typo names the file and path) or a seed name the
 // server resolves (bundled, or its WORLDS_SEEDS_DIR).
 import { existsSync, readFileSync } from "node:fs";
-import { parseSeed } from "../core/seed/parse";
+import { parseSeed } from "../core/world/seed/parse";
 
 export class SeedArgError extends Error {}
 

@@ -98,7 +98,7 @@ export const deliveries = sqliteTable(
 );
 
 /**
- * A hosted run's judge budget (src/runs/judge-budget.ts), in micro-dollars: settled spend and what calls in flight
+ * A hosted run's judge budget (src/hosted/runs/judge-budget.ts), in micro-dollars: settled spend and what calls in flight
  * have reserved. One row per run with a budget; a conditional UPDATE reserves, so isolates never overspend together.
  */
 export const judgeSpend = sqliteTable("judge_spend", {

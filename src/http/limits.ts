@@ -1,3 +1,5 @@
+import { readStreamBounded } from "../core/util/bounded-read";
+
 // Request size bounds. The twin's APIs take small bodies; admin routes carry whole seeds and tasks files.
 export const TWIN_BODY_LIMIT = 1024 * 1024;
 export const ADMIN_BODY_LIMIT = 32 * 1024 * 1024;
@@ -14,24 +16,7 @@ export async function readBytesLimited(req: Request, limit: number): Promise<Uin
     const bytes = new Uint8Array(await req.arrayBuffer());
     return bytes.byteLength > limit ? null : bytes;
   }
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) all.set(c, off), (off += c.byteLength);
-  return all;
+  return readStreamBounded(req.body, limit, "refuse");
 }
 
 const utf8 = new TextDecoder("utf-8");

@@ -9,8 +9,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { AppEnv } from "../env";
 import { newRequestId } from "../http/ids";
-import { mcpCallResult, mcpTool } from "../core/tools/render";
-import type { ToolDefinition, ToolOutcome } from "../core/tools/definition";
+import { mcpCallResult, mcpTool } from "../core/kinds/tools/render";
+import type { ToolDefinition, ToolOutcome } from "../core/kinds/tools/definition";
 import { readJsonBody } from "./tool-input";
 import { toolWorld, UNAUTHORIZED_MESSAGE, type ToolWorld } from "./tool-world";
 

@@ -5,9 +5,9 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../env";
-import { MAX_SAID_CHARS, respondAsPerson } from "../core/person/index";
-import type { PersonState } from "../../durable-objects/person/conversation";
-import { serverModel } from "../models/server-client";
+import { MAX_SAID_CHARS, respondAsPerson } from "../core/kinds/replay/person/index";
+import type { PersonState } from "../../durable-objects/replay/person";
+import { serverModel } from "../hosted/models/server-client";
 import { readJsonBody } from "./tool-input";
 import { toolWorld, UNAUTHORIZED_MESSAGE } from "./tool-world";
 

@@ -5,8 +5,8 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../env";
 import { newRequestId } from "../http/ids";
-import { renderToolList, TOOL_LIST_FORMATS } from "../core/tools/render";
-import type { ToolDefinition } from "../core/tools/definition";
+import { renderToolList, TOOL_LIST_FORMATS } from "../core/kinds/tools/render";
+import type { ToolDefinition } from "../core/kinds/tools/definition";
 import { parseJson, readJsonBody } from "./tool-input";
 import { toolWorld, UNAUTHORIZED_MESSAGE } from "./tool-world";
 

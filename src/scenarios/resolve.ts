@@ -1,7 +1,7 @@
 // A world's scenario as a request names it: nothing, a library name, or an inline document. Resolved and
 // validated before any world exists, with errors that say what the library holds or which field is wrong.
-import { parseScenario, type ScenarioDocument } from "../core/scenario/schema";
-import type { SeedIssue } from "../core/seed/parse";
+import { parseScenario, type ScenarioDocument } from "../core/kinds/account/scenario/schema";
+import type { SeedIssue } from "../core/world/seed/parse";
 import { BUNDLED_SCENARIOS } from "./bundled";
 
 export type ScenarioResolution =

@@ -8,7 +8,7 @@ import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { AgentRequestBody, EpisodeView, RunView } from "../../src/core/runs/index";
+import type { AgentRequestBody, EpisodeView, RunView } from "../../src/core/pipeline/index";
 import { groupMembers, killAllStarted, startCli, waitUntil, type CliProcess } from "./helpers/cli";
 
 afterAll(killAllStarted);

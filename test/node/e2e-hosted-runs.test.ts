@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
 import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
 import { runHostedPassk } from "../../src/cli/hosted/submit";
-import type { AgentRequestBody, RunView, EpisodeView } from "../../src/core/runs/index";
+import type { AgentRequestBody, RunView, EpisodeView } from "../../src/core/pipeline/index";
 import { startSignedAgent, type SignedAgent } from "./helpers/signed-agent";
 import type { Results } from "../../src/core/results/index";
 import { assertValidResults } from "./helpers/validate-results";

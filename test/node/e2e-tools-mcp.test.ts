@@ -7,8 +7,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
-import { generateTasks } from "../../src/core/tools/tasks/generate";
-import { importToolSet } from "../../src/core/tools/toolset";
+import { generateTasks } from "../../src/core/kinds/tools/tasks/generate";
+import { importToolSet } from "../../src/core/kinds/tools/toolset";
 import { killAllStarted, ROOT } from "./helpers/cli";
 
 let server: LocalServer;

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadTasks } from "../../src/core/evals/index";
+import { loadTasks } from "../../src/core/kinds/replay/task-format/index";
 import { ROOT, runCli } from "./helpers/cli";
 
 const EXAMPLE = join(ROOT, "examples", "evals", "benchmark.json");

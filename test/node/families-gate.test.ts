@@ -13,7 +13,7 @@ import { loadScript } from "../../src/core/models/scripted/index";
 import { startScriptedServer, type ScriptedServer } from "../../src/cli/models/scripted-server";
 import { killAllStarted, ROOT, runCli } from "./helpers/cli";
 import { assertValidResults } from "./helpers/validate-results";
-import { verifyAgentRequest } from "../../src/core/runs/signature";
+import { verifyAgentRequest } from "../../src/core/pipeline/signature";
 
 const FIXTURE = join(ROOT, "test", "fixtures", "families", "mini_refunds");
 const AGENT = join(ROOT, "test", "fixtures", "families", "keyed-agent.mjs");

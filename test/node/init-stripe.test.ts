@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInitCommand } from "../../src/cli/commands/init";
 import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
-import { parseSeed } from "../../src/core/seed/parse";
+import { parseSeed } from "../../src/core/world/seed/parse";
 import type { CliIo } from "../../src/cli/tasks/io";
 
 let server: LocalServer;

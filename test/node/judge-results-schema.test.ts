@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { buildResults } from "../../src/core/results/build";
 import { serializeResults } from "../../src/core/results/serialize";
 import { syntheticInput } from "../../src/core/results/synthetic.fixture";
-import type { JudgeRecord } from "../../src/core/judge/index";
+import type { JudgeRecord } from "../../src/core/policy-judge/index";
 import { assertValidResults, resultsProblems } from "./helpers/validate-results";
 
 const base = { grader: "policy_judge", model: "openai:gpt-4.1-mini", dollars_wrong_cents: null, cached: false } as const;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import type { RubricTicket } from "../../src/core/rubric/schema";
-import { compileTasks, formatProblem } from "../../src/core/tasks";
+import { compileTasks, formatProblem } from "../../src/core/kinds/account/tasks";
 
 const root = join(import.meta.dirname, "..", "..");
 const PACKS = ["refunds", "credits", "cancellations", "plan-changes", "invoices"];

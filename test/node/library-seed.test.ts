@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { consistencyProblems } from "../../scripts/seeds-gen/consistency.mjs";
 import { rubricDocument } from "../../src/core/rubric/schema";
-import { parseSeed, seedHash } from "../../src/core/seed/parse";
+import { parseSeed, seedHash } from "../../src/core/world/seed/parse";
 import { BUNDLED_SEEDS } from "../../src/seeds/bundled";
 
 const root = join(import.meta.dirname, "..", "..");

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseSeed } from "../../src/core/seed/parse";
-import type { SeedDocument } from "../../src/core/seed/schema";
+import { parseSeed } from "../../src/core/world/seed/parse";
+import type { SeedDocument } from "../../src/core/world/seed/schema";
 
 const raw: unknown = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "seeds", "acme-small.json"), "utf8"));
 const parsed = parseSeed(raw);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
 import { seedImportCommand } from "../../src/cli/seed-import/command";
 import { runTasks } from "../../src/cli/commands/tasks";
-import { parseSeed } from "../../src/core/seed/parse";
+import { parseSeed } from "../../src/core/world/seed/parse";
 import type { CliIo } from "../../src/cli/tasks/io";
 import { ROOT } from "./helpers/cli";
 

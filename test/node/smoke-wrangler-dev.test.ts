@@ -10,8 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ROOT } from "./helpers/cli";
-import { generateTasks } from "../../src/core/tools/tasks/generate";
-import { importToolSet } from "../../src/core/tools/toolset";
+import { generateTasks } from "../../src/core/kinds/tools/tasks/generate";
+import { importToolSet } from "../../src/core/kinds/tools/toolset";
 
 const WRANGLER = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 const TOKEN = "smoke-token-smoke-token";

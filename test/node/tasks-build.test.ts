@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runTasks } from "../../src/cli/commands/tasks";
 import type { CliIo } from "../../src/cli/tasks/io";
 import { rubricDocument } from "../../src/core/rubric/schema";
-import { parseSeed } from "../../src/core/seed/parse";
+import { parseSeed } from "../../src/core/world/seed/parse";
 import { canonicalJson, sha256Hex } from "../../src/core/util/canonical";
 import { FIXTURES } from "./tasks-fixtures";
 

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileTasks } from "../../src/core/tasks/index";
+import { compileTasks } from "../../src/core/kinds/account/tasks/index";
 import { ROOT } from "./helpers/cli";
 
 const seed = JSON.parse(readFileSync(join(ROOT, "seeds", "acme-small.json"), "utf8"));

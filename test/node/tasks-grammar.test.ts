@@ -1,9 +1,9 @@
 // The expected grammar, amounts and invariants: every form reads as documented in docs/tasks-file.md, and every
 // malformed line is refused with its own message and the column of the token at fault.
 import { describe, expect, it } from "vitest";
-import { parseExpectedLine, UNKNOWN_ACTION_MESSAGE } from "../../src/core/tasks/expected";
-import { checkInvariant, parseInvariant } from "../../src/core/tasks/invariants";
-import { formatMoney, parseAmount } from "../../src/core/tasks/money";
+import { parseExpectedLine, UNKNOWN_ACTION_MESSAGE } from "../../src/core/kinds/account/tasks/expected";
+import { checkInvariant, parseInvariant } from "../../src/core/kinds/account/tasks/invariants";
+import { formatMoney, parseAmount } from "../../src/core/kinds/account/tasks/money";
 
 const ok = (line: string) => {
   const r = parseExpectedLine(line);

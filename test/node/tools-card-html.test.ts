@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVIL, fixtureEpisodes, fixtureRecord } from "../../src/core/tools/card/card.fixture";
-import { buildCard, type ToolsCard } from "../../src/core/tools/card/model";
-import { cardHtml, compareHtml } from "../../src/core/tools/card/render";
+import { EVIL, fixtureEpisodes, fixtureRecord } from "../../src/core/kinds/tools/card/card.fixture";
+import { buildCard, type ToolsCard } from "../../src/core/kinds/tools/card/model";
+import { cardHtml, compareHtml } from "../../src/core/kinds/tools/card/render";
 import { launchBrowser } from "./helpers/browser";
 
 let browser: Browser;

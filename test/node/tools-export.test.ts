@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { ROOT, runCli } from "./helpers/cli";
-import { promptfooConfigSchema } from "../../src/core/tools/export/promptfoo";
-import { inspectSampleSchema } from "../../src/core/tools/export/inspect";
+import { promptfooConfigSchema } from "../../src/core/kinds/tools/export/promptfoo";
+import { inspectSampleSchema } from "../../src/core/kinds/tools/export/inspect";
 
 let dir: string;
 const INIT = ["tools", "init", "--own-file", "tools.json", "--own-name", "acme", "--own-read", "get_order", "--own-read", "search_orders", "--own-read", "list_channels"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WorldDiff } from "../../src/core/diff/types";
+import type { WorldDiff } from "../../src/core/world/diff/types";
 import { adminGet, createWorld, desk, json } from "./helpdesk-world";
 
 describe("help desk on the bundled acme-small seed", () => {

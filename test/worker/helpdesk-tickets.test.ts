@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WorldDiff } from "../../src/core/diff/types";
+import type { WorldDiff } from "../../src/core/world/diff/types";
 import { adminGet, createWorld, desk, json, ORIGIN } from "./helpdesk-world";
 
 type Ticket = Record<string, unknown> & { id: number; status: string; tags: string[] };

@@ -5,8 +5,8 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import bench from "../../examples/evals/benchmark.json";
-import { isReplayEnvironment, loadTasks, type EvalTask, type ReplayEnvironment } from "../../src/core/evals/index";
-import { replayBlock, replaySeed, tallyCalls, toolCallsOfTrace, type TracedCall } from "../../src/core/replay/index";
+import { isReplayEnvironment, loadTasks, type EvalTask, type ReplayEnvironment } from "../../src/core/kinds/replay/task-format/index";
+import { replayBlock, replaySeed, tallyCalls, toolCallsOfTrace, type TracedCall } from "../../src/core/kinds/replay/recorded/index";
 
 const admin = { authorization: "Bearer test-token", "content-type": "application/json" };
 const call = (path: string, init: RequestInit = {}) => exports.default.fetch(new Request(`http://twin.test${path}`, init));

@@ -6,9 +6,9 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import BENCHMARK from "../../examples/evals/benchmark.json?raw";
 import { literalEvalsAgent } from "../fixtures/evals/literal-hosted";
-import type { AgentRequestBody } from "../../src/core/runs/index";
-import { hostedEvalsRequest } from "../../src/core/evals/hosted";
-import { prepareEvalsRun } from "../../src/runs/evals/prepare";
+import type { AgentRequestBody } from "../../src/core/pipeline/index";
+import { hostedEvalsRequest } from "../../src/core/kinds/replay/task-format/hosted";
+import { prepareEvalsRun } from "../../src/hosted/runs/evals/prepare";
 import { admin, call, mockAgent, mockModelHost, postRun, replyWith, waitForRun } from "./runs-helpers";
 
 /** The benchmark's two replay tasks (its third is an environment of your own, which the server refuses). */

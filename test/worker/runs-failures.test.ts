@@ -4,9 +4,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
-import { createRun } from "../../src/runs/create";
-import { sendEpisodes, type EpisodeMessage } from "../../src/runs/messages";
-import { EPISODE_MAX_DELIVERIES } from "../../src/runs/config";
+import { createRun } from "../../src/hosted/runs/create";
+import { sendEpisodes, type EpisodeMessage } from "../../src/hosted/runs/messages";
+import { EPISODE_MAX_DELIVERIES } from "../../src/hosted/runs/config";
 import { AGENT_SECRET, AGENT_URL, carefulAgent, mockAgent, ORIGIN, postRun, SELFTEST_TASKS, twinOf, waitForRun } from "./runs-helpers";
 
 let agent: ReturnType<typeof mockAgent> | null = null;

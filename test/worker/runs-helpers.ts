@@ -2,9 +2,9 @@
 // fetch for its host only (it works its world through the Worker's own twin routes), and waiting for runs.
 import { exports } from "cloudflare:workers";
 import { vi } from "vitest";
-import { verifyAgentRequest, type AgentRequestBody } from "../../src/core/runs/index";
+import { verifyAgentRequest, type AgentRequestBody } from "../../src/core/pipeline/index";
 import type { Results } from "../../src/core/results/index";
-import type { RunView } from "../../src/core/runs/index";
+import type { RunView } from "../../src/core/pipeline/index";
 import { compileScript, ScriptedModel, scriptedFetch } from "../../src/core/models/scripted/index";
 
 export const ORIGIN = "http://twin.test";

@@ -2,9 +2,9 @@
 // through the same runs API as hosted runs.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import type { EpisodeView, RunSummary, RunView } from "../../src/core/runs/index";
+import type { EpisodeView, RunSummary, RunView } from "../../src/core/pipeline/index";
 import type { Results } from "../../src/core/results/index";
-import { rubricKey } from "../../src/runs/keys";
+import { rubricKey } from "../../src/hosted/runs/keys";
 import { admin, call, carefulAgent, json, mockAgent, postRun, replyWith, SELFTEST_TASKS, waitForRun } from "./runs-helpers";
 
 let agent: ReturnType<typeof mockAgent> | null = null;

@@ -5,8 +5,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptedModel } from "../../src/core/models/scripted/index";
-import { prepareRunJudge } from "../../src/runs/judge";
-import { hookConfig, hookRequest, ticketRun } from "../../src/runs/hooks";
+import { prepareRunJudge } from "../../src/hosted/runs/judge";
+import { hookConfig, hookRequest, ticketRun } from "../../src/hosted/runs/hooks";
 import { admin, call, carefulAgent, mockAgent, mockModelHost, postRun, replyWith, SELFTEST_TASKS, waitForRun } from "./runs-helpers";
 
 const POLICY = "Refund a duplicate charge only once.\nNever claim an action you did not take.";

@@ -6,8 +6,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
 import { consumeEpisodes } from "../../queues/episodes";
-import { createRun } from "../../src/runs/create";
-import type { EpisodeMessage } from "../../src/runs/messages";
+import { createRun } from "../../src/hosted/runs/create";
+import type { EpisodeMessage } from "../../src/hosted/runs/messages";
 import { AGENT_SECRET, AGENT_URL, carefulAgent, mockAgent, ORIGIN, replyWith, SELFTEST_TASKS } from "./runs-helpers";
 
 let agent: ReturnType<typeof mockAgent> | null = null;

@@ -1,12 +1,12 @@
-// POST /admin/runs/recover (src/runs/recover.ts): what the local server calls on start, because its queue lost
+// POST /admin/runs/recover (src/hosted/runs/recover.ts): what the local server calls on start, because its queue lost
 // every message when it stopped (issue 11 item 4). The stranded state is built directly: a run stored with no
 // message sent, one episode held by a delivery that died with a world open, another world a delivery made but
 // never recorded.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
-import { createRun } from "../../src/runs/create";
-import { runRequest } from "../../src/core/runs/index";
+import { createRun } from "../../src/hosted/runs/create";
+import { runRequest } from "../../src/core/pipeline/index";
 import { admin, call, carefulAgent, json, mockAgent, ORIGIN, AGENT_URL, AGENT_SECRET, replyWith, SELFTEST_TASKS, waitForRun, getRunView } from "./runs-helpers";
 
 let agent: ReturnType<typeof mockAgent> | null = null;

@@ -4,9 +4,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import ORDERS from "../fixtures/tools/orders.openai.json?raw";
 import { wideToolFile } from "../fixtures/tools/wide";
-import { DIALS } from "../../src/core/tools/dials/catalog";
-import type { ToolsTask } from "../../src/core/tools/tasks/generate";
-import type { AgentRequestBody } from "../../src/core/runs/index";
+import { DIALS } from "../../src/core/kinds/tools/dials/catalog";
+import type { ToolsTask } from "../../src/core/kinds/tools/tasks/generate";
+import type { AgentRequestBody } from "../../src/core/pipeline/index";
 import { generatedTasks, toolCall } from "./tools-run-helpers";
 import { mockAgent, postRun, replyWith, waitForRun } from "./runs-helpers";
 

@@ -4,9 +4,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import ORDERS from "../fixtures/tools/orders.openai.json?raw";
-import { importToolSet } from "../../src/core/tools/toolset";
-import type { ToolsTask } from "../../src/core/tools/tasks/generate";
-import type { AgentRequestBody } from "../../src/core/runs/index";
+import { importToolSet } from "../../src/core/kinds/tools/toolset";
+import type { ToolsTask } from "../../src/core/kinds/tools/tasks/generate";
+import type { AgentRequestBody } from "../../src/core/pipeline/index";
 import { generatedTasks, toolCall } from "./tools-run-helpers";
 import { admin, call, mockAgent, postRun, replyWith, waitForRun } from "./runs-helpers";
 

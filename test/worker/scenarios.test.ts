@@ -7,7 +7,7 @@ import rateLimitStorm from "../../scenarios/rate-limit-storm.json";
 import slowApi from "../../scenarios/slow-api.json";
 import flakyWrites from "../../scenarios/flaky-writes.json";
 import staleReads from "../../scenarios/stale-reads.json";
-import { parseScenario } from "../../src/core/scenario/schema";
+import { parseScenario } from "../../src/core/kinds/account/scenario/schema";
 
 const admin = { authorization: "Bearer test-token", "content-type": "application/json" };
 

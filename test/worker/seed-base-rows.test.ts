@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { World } from "../../durable-objects/world";
 import { Store, type StoredObject } from "../../durable-objects/store/store";
 import { SeedBase, type BaseRow } from "../../durable-objects/store/base";
-import type { ObjectType } from "../../src/core/diff/types";
+import type { ObjectType } from "../../src/core/world/diff/types";
 
 const rows: Array<{ type: ObjectType; obj: StoredObject; customer: string | null; created: number }> = [
   { type: "customers", obj: { id: "cus_A", name: "Zoë \"Q\" \u2028 \\ </script>", created: 5 }, customer: null, created: 5 },

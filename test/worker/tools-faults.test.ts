@@ -6,11 +6,11 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import ORDERS from "../fixtures/tools/orders.openai.json?raw";
 import SHOP from "../fixtures/tools/shop.openapi.yaml?raw";
-import { importToolSet } from "../../src/core/tools/toolset";
-import { generateDialArm } from "../../src/core/tools/dials/generate";
-import { toolsSeed, tracedCalls } from "../../src/core/tools/run/episode";
-import { gradeToolsEpisode } from "../../src/core/tools/grade";
-import type { WorldDiff } from "../../src/core/diff/types";
+import { importToolSet } from "../../src/core/kinds/tools/toolset";
+import { generateDialArm } from "../../src/core/kinds/tools/dials/generate";
+import { toolsSeed, tracedCalls } from "../../src/core/kinds/tools/run/episode";
+import { gradeToolsEpisode } from "../../src/core/kinds/tools/grade";
+import type { WorldDiff } from "../../src/core/world/diff/types";
 
 const admin = { authorization: "Bearer test-token", "content-type": "application/json" };
 const call = (path: string, init: RequestInit = {}) => exports.default.fetch(new Request(`http://twin.test${path}`, init));

@@ -1,11 +1,11 @@
 // What the hosted tools-run tests share: the tasks the server will generate from a settings text and tool file
 // (so a test agent knows what solving one means), and a call on an episode's tools world.
 import { exports } from "cloudflare:workers";
-import { importToolSet } from "../../src/core/tools/toolset";
-import { parseToolsConfig, configFlows } from "../../src/core/tools/config/parse";
-import { generateToolsArms } from "../../src/core/tools/run/arms";
-import type { ToolsTask } from "../../src/core/tools/tasks/generate";
-import type { AgentRequestBody } from "../../src/core/runs/index";
+import { importToolSet } from "../../src/core/kinds/tools/toolset";
+import { parseToolsConfig, configFlows } from "../../src/core/kinds/tools/config/parse";
+import { generateToolsArms } from "../../src/core/kinds/tools/run/arms";
+import type { ToolsTask } from "../../src/core/kinds/tools/tasks/generate";
+import type { AgentRequestBody } from "../../src/core/pipeline/index";
 
 export async function generatedTasks(configText: string, file: string): Promise<Map<string, ToolsTask>> {
   const config = parseToolsConfig(configText, "tools.yaml");

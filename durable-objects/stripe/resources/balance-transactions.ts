@@ -1,7 +1,7 @@
 // Customer balance transactions: POST a credit (negative amount) or debit, list, retrieve, update the
 // description/metadata. The ledger itself lives in customer-balance.ts so credit notes and invoices share it.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { StoredObject } from "../../store/store";
 import { invalidParam, noSuch } from "../errors";

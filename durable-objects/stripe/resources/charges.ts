@@ -2,7 +2,7 @@
 // customer / payment intent, search, update of the descriptive fields, and the charge-scoped refund endpoints
 // older integrations still call. amount_refunded / refunded only ever move through money/refund-charge.ts.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { StoredObject } from "../../store/store";
 import { noSuch } from "../errors";

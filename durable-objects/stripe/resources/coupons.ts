@@ -2,7 +2,7 @@
 // update (name, metadata), delete (existing discounts keep working, as the real API does), list. A coupon's id
 // is free-form (the caller may choose it), so it carries no prefix; the registry resolves unprefixed ids here.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
 import { domainError, exclusiveParams, invalidParam, missingParam, noSuch, noSuchParam } from "../errors";

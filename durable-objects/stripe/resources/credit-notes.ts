@@ -3,7 +3,7 @@
 // refund_amount (a refund on the invoice's charge), out_of_band_amount and linked refunds, which must add up.
 // List, retrieve, update memo/metadata, lines, and void (reversing the invoice and balance effects).
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
 import { domainError, invalidParam, noSuch, noSuchParam } from "../errors";

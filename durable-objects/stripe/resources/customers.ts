@@ -1,7 +1,7 @@
 // Customers: create, retrieve (a deleted customer reads as its stub), update (metadata merge and unset,
 // balance changes go through the ledger), delete (cancels live subscriptions), list by email, search.
 import { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
 import { invalidParam, noSuch, noSuchParam, unknownParam } from "../errors";

@@ -3,7 +3,7 @@
 // subscription lists its ids in `discounts` (before 2025-03-31 also the first as `discount`). Redeeming counts
 // against the coupon's and the code's caps; DELETE .../discount ends it. From 2025-09-30 the coupon sits under
 // `source`; older versions embed the whole coupon as `coupon`.
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
 import { domainError, exclusiveParams, invalidParam, noSuch, noSuchParam, unknownParam } from "../errors";

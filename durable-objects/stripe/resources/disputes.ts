@@ -5,7 +5,7 @@
 // it, and closing concedes (needs_response -> lost, an inquiry -> warning_closed). Past the due date neither is
 // possible. The money a chargeback withdrew lives in its balance_transactions, fixed when it opened.
 import type { z } from "zod";
-import { DISPUTE_EVIDENCE_FIELDS, type SeedDocument } from "../../../src/core/seed/schema";
+import { DISPUTE_EVIDENCE_FIELDS, type SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { StoredObject } from "../../store/store";
 import { domainError, noSuch } from "../errors";

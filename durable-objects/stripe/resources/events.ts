@@ -5,7 +5,7 @@
 // time is the world's fixed clock, so the same writes always read back as the same events. Writes with no
 // event of their own in the API (a customer balance transaction, an invoice item edit) have none here either.
 import type { z } from "zod";
-import type { ChangeRecord } from "../../../src/core/diff/types";
+import type { ChangeRecord } from "../../../src/core/world/diff/types";
 import { deterministicId } from "../../store/ids";
 import type { StoredObject } from "../../store/store";
 import { invalidParam, noSuch } from "../errors";

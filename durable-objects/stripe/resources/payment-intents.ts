@@ -2,7 +2,7 @@
 // (money/invoice-actions.ts); refunds by payment intent go through its latest charge. Versions before
 // 2025-03-31 also show the invoice it paid, and before 2022-11-15 its charges inline.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { StoredObject } from "../../store/store";
 import { domainError, noSuch } from "../errors";

@@ -4,7 +4,7 @@
 // billing details, detach (the card leaves the customer for good, and stops being the customer's default)
 // and attach, with the real refusals: a card attached elsewhere, or one detached before, cannot be attached.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import { deterministicId } from "../../store/ids";
 import type { StoredObject } from "../../store/store";

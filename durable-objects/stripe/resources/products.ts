@@ -1,6 +1,6 @@
 // Products: list (all, or filtered by active/ids/shippable/type/url/created), retrieve, search.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { StoredObject } from "../../store/store";
 import { noSuch } from "../errors";

@@ -3,7 +3,7 @@
 // restrictions), retrieve, update (active, metadata), list filtered by code, coupon, customer and active.
 // From 2025-09-30 the coupon sits under `promotion`; older versions create and show it as `coupon`.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
 import { domainError, invalidParam, missingParam, noSuch, noSuchParam, unknownParam } from "../errors";

@@ -2,7 +2,7 @@
 // until the charge is fully refunded), list by charge / payment intent, retrieve, update metadata, cancel.
 // The amount checks and the charge's amount_refunded / refunded live in money/refund-charge.ts.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { StoredObject } from "../../store/store";
 import { domainError, missingParam, noSuch, noSuchParam } from "../errors";

@@ -2,7 +2,7 @@
 // cancel_at, plan and quantity changes that keep the item id, prorations), cancel now (DELETE), search.
 // Items are embedded in the subscription as the API returns them; each carries its own billing period.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
 import { domainError, exclusiveParams, invalidParam, missingParam, noSuch, noSuchParam, unknownParam } from "../errors";

@@ -3,7 +3,7 @@
 // accepting it; its country follows from the type (an EU VAT number names its country in its first letters).
 // Numbers the tax authorities can check start `pending`; the others are `unavailable`, as the API reports them.
 import type { z } from "zod";
-import type { SeedDocument } from "../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../seed/rows";
 import type { Store, StoredObject } from "../../store/store";
 import { invalidParam, noSuch, noSuchParam } from "../errors";

@@ -8,7 +8,7 @@ import { trapSignals } from "../signals";
 import { runEpisode } from "../episode/episode";
 import { describeOutcome } from "../render/outcome";
 import { decisiveLines } from "../../core/results/stderr";
-import { taskJsonText, type AgentTask } from "../../core/runs/index";
+import { taskJsonText, type AgentTask } from "../../core/pipeline/index";
 import type { AdminClient } from "../client";
 import { reportFlagError } from "./errors";
 import type { Command } from "./types";

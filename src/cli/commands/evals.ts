@@ -8,7 +8,7 @@ import { summaryLine, taskLine, writeBenchmark } from "../evals/import";
 import { checkExitCode, checkLine, checkReferences, checkSummary, needsJudge } from "../evals/check";
 import { judgeFrom, JUDGE_DEFS, JUDGE_SHAPE } from "../evals/judge-flags";
 import { runCommand, RUN_USAGE } from "../evals/run-command";
-import type { RubricJudge } from "../../core/graders/rubric/index";
+import type { RubricJudge } from "../../core/kinds/replay/rubric/index";
 import { reportFlagError } from "./errors";
 import type { Command } from "./types";
 

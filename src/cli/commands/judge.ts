@@ -1,7 +1,7 @@
 // `worlds judge check --tasks F --judge provider:model`: how far to trust the policy judge on this policy and
 // these tasks, measured against the keys (docs/judge.md).
 import { z } from "zod";
-import { agreementText } from "../../core/judge/index";
+import { agreementText } from "../../core/policy-judge/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { judgeCheck } from "../judge/check";
 import { JUDGE_FLAG_DEFS, JUDGE_FLAG_SHAPE, JUDGE_USAGE, passkJudge, prepareJudge } from "../passk/judge";

@@ -13,7 +13,7 @@ import { runHostedPassk } from "../hosted/submit";
 import { loadTasks } from "../passk/load";
 import { loadSeedAndRubric } from "../passk/library";
 import { agentPlaceholderProblem } from "../init/placeholder";
-import { planRun } from "../../core/runs/index";
+import { planRun } from "../../core/pipeline/index";
 import { execute } from "../passk/execute";
 import { registerRun } from "../passk/register";
 import { progressView } from "../results/progress";

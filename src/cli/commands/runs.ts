@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { renderText } from "../../core/report/index";
 import type { Results } from "../../core/results/index";
-import type { RunSummary, RunView } from "../../core/runs/index";
-import { RUN_STATUSES } from "../../core/runs/index";
+import type { RunSummary, RunView } from "../../core/pipeline/index";
+import { RUN_STATUSES } from "../../core/pipeline/index";
 import { AdminClient, ServerError } from "../client";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { SERVER_FLAG_DEFS } from "../server/connect";

@@ -9,10 +9,10 @@ import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectServer, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
 import { loadTasks } from "../passk/load";
-import { planRun, type RunPlan } from "../../core/runs/index";
+import { planRun, type RunPlan } from "../../core/pipeline/index";
 import { execute } from "../passk/execute";
 import { packageRoot } from "../paths";
-import type { CompiledTasks } from "../../core/tasks/index";
+import type { CompiledTasks } from "../../core/kinds/account/tasks/index";
 import { reportFlagError } from "./errors";
 import type { Command } from "./types";
 

@@ -1,13 +1,13 @@
 // One episode: create a world, run the agent against it, then read what it left and destroy the world in one call
 // (`inspect` grades what was read; a kept world is read and left standing). Every stage's failure is recorded on the episode
 // rather than thrown, so one broken world never takes the run down with it.
-import type { WorldDiff } from "../../core/diff/types";
+import type { WorldDiff } from "../../core/world/diff/types";
 import type { TraceRecord } from "../../../durable-objects/protocol";
 import { ServerError, type AdminClient, type CreatedWorld, type PersonTranscript } from "../client";
 import { agentEnv } from "../agent/contract";
 import { runAgent, type AgentOutcome } from "../agent/runner";
 import type { Traffic } from "../../core/results/index";
-import { summarizeTraffic } from "../../core/runs/index";
+import { summarizeTraffic } from "../../core/pipeline/index";
 import type { InProcessAgent } from "./in-process";
 
 /** Where an episode's world lives: the server's admin API, or (`evals run --environment`) an environment of your own. */

@@ -4,7 +4,7 @@
 // short by the interrupt left out (it says nothing about the agent). What a job's world, task and grade are, and
 // what the run keeps of a finished episode, are the caller's.
 import type { EpisodeRecordInput } from "../../core/results/index";
-import { infraRecord } from "../../core/runs/index";
+import { infraRecord } from "../../core/pipeline/index";
 import { stderrNote } from "../../core/results/stderr";
 import { traceSteps } from "../../core/results/trace";
 import { createLimiter } from "../agent/limiter";

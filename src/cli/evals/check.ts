@@ -1,8 +1,8 @@
 // `worlds evals check FILE`: every task's reference runs graded by the task's own grader, no agent run. A
 // failure's production run must not pass and a success's must; a grade that disagrees means the grader is wrong.
-import { expectOf, isEndStateGrader, isRubricGrader, type LoadedTask, type ReferenceRun } from "../../core/evals/index";
-import type { GraderRecord } from "../../core/graders/record";
-import { gradeTask, type RubricJudge } from "../../core/graders/rubric/index";
+import { expectOf, isEndStateGrader, isRubricGrader, type LoadedTask, type ReferenceRun } from "../../core/kinds/replay/task-format/index";
+import type { GraderRecord } from "../../core/results/grader-record";
+import { gradeTask, type RubricJudge } from "../../core/kinds/replay/rubric/index";
 import { gradeWithProcess } from "./own-process";
 
 export type CheckStatus = "OK" | "DISAGREE" | "ERROR" | "SKIPPED";

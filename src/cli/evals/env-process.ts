@@ -4,7 +4,7 @@
 // is not JSON or an answer of another shape is an error naming the command and the request, never a guess.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { z } from "zod";
-import { ReplayToolSchema } from "../../core/evals/index";
+import { ReplayToolSchema } from "../../core/kinds/replay/task-format/index";
 
 export const ENV_REQUEST_TIMEOUT_MS = 60_000;
 const MAX_LINE_BYTES = 4 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { TraceRecord } from "../../../durable-objects/protocol";
-import type { WorldDiff } from "../../core/diff/types";
+import type { WorldDiff } from "../../core/world/diff/types";
 import { BODY_MAX_DEPTH, describeTreeProblem, findTreeProblem } from "../../core/util/safe-tree";
 import type { CreatedWorld, PersonTranscript } from "../client";
 import type { EpisodeWorlds } from "../episode/episode";

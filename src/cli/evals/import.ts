@@ -2,7 +2,7 @@
 // file held it (fields worlds does not read included: a user's own environment or grader code may read them).
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { BENCHMARK_FORMAT, isEndStateGrader, isReplayEnvironment, isRubricGrader, type LoadedTask } from "../../core/evals/index";
+import { BENCHMARK_FORMAT, isEndStateGrader, isReplayEnvironment, isRubricGrader, type LoadedTask } from "../../core/kinds/replay/task-format/index";
 import { prettyCanonicalJson } from "../../core/util/canonical";
 
 /** `duplicate-charge-refund  failure  held_out  replay (4 tools, 3 recorded)  rubric (3 criteria, 2 checks)  1 reference run` */

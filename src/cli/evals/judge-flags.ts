@@ -2,9 +2,9 @@
 // the environment.
 import type { FlagDefs } from "../flags";
 import { flag } from "../flags";
-import { DEFAULT_JUDGE_MODEL } from "../../core/judge/settings";
+import { DEFAULT_JUDGE_MODEL } from "../../core/policy-judge/settings";
 import { parseModelName } from "../../core/models/index";
-import type { RubricJudge } from "../../core/graders/rubric/index";
+import type { RubricJudge } from "../../core/kinds/replay/rubric/index";
 import { JUDGE_CLIENT_FLAG_DEFS, JUDGE_CLIENT_FLAG_SHAPE } from "../models/flags";
 import { setupModelClient } from "../models/setup";
 

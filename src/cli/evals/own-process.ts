@@ -4,7 +4,7 @@
 // task, never a grade.
 import { spawn } from "node:child_process";
 import { z } from "zod";
-import type { GraderRecord } from "../../core/graders/record";
+import type { GraderRecord } from "../../core/results/grader-record";
 
 export const OWN_TIMEOUT_MS = 120_000;
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;

@@ -1,8 +1,8 @@
 // A task file from disk into tasks, or the problems that stop it, each already in `file:line:column: message` form.
 import { readFile } from "node:fs/promises";
-import { loadTasks, type LoadedTask } from "../../core/evals/index";
-import { decodeTasksBytes, MAX_TASKS_FILE_BYTES } from "../../core/tasks/source";
-import { formatProblem } from "../../core/tasks/problems";
+import { loadTasks, type LoadedTask } from "../../core/kinds/replay/task-format/index";
+import { decodeTasksBytes, MAX_TASKS_FILE_BYTES } from "../../core/kinds/account/tasks/source";
+import { formatProblem } from "../../core/kinds/account/tasks/problems";
 
 export type ReadResult = { ok: true; tasks: LoadedTask[] } | { ok: false; lines: string[] };
 

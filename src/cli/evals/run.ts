@@ -2,12 +2,12 @@
 // server seeded from the task, its person played by the server's model; or an environment of your own), the agent
 // reaching it over the world's surfaces, and each run graded by the task's grader (the rubric judge and end-state
 // checks, or your own grader). Records are the shared results contract's, so an evals run reads like any crash test.
-import { isEndStateGrader, isReplayEnvironment, isRubricGrader, type EvalTask, type LoadedTask, type ReplayEnvironment, type ToolCall } from "../../core/evals/index";
-import { criteriaVerdict, evalsAgentTask, evalsGradedRecord, evalsRubric, tallyLine } from "../../core/evals/episode";
-import type { GraderRecord } from "../../core/graders/record";
-import { gradeTask, type RubricJudge } from "../../core/graders/rubric/index";
-import { replayBlock, replaySeed, tallyCalls, toolCallsOfTrace } from "../../core/replay/index";
-import { transcriptOf, type TranscriptMessage } from "../../core/person/transcript";
+import { isEndStateGrader, isReplayEnvironment, isRubricGrader, type EvalTask, type LoadedTask, type ReplayEnvironment, type ToolCall } from "../../core/kinds/replay/task-format/index";
+import { criteriaVerdict, evalsAgentTask, evalsGradedRecord, evalsRubric, tallyLine } from "../../core/kinds/replay/task-format/episode";
+import type { GraderRecord } from "../../core/results/grader-record";
+import { gradeTask, type RubricJudge } from "../../core/kinds/replay/rubric/index";
+import { replayBlock, replaySeed, tallyCalls, toolCallsOfTrace } from "../../core/kinds/replay/recorded/index";
+import { transcriptOf, type TranscriptMessage } from "../../core/kinds/replay/person/transcript";
 import type { BuildInputRaw, EpisodeRecordInput } from "../../core/results/index";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import type { AgentOutcome } from "../agent/runner";

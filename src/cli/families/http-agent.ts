@@ -2,8 +2,8 @@
 // server. Each episode is one signed POST of the hosted contract (docs/hosted-runs.md: {task, mode, world, run},
 // HMAC with $WORLDS_AGENT_SECRET) and its {reply} is the episode's reply, so an agent already deployed for hosted
 // runs is gated unchanged. It runs as an in-process agent: the same records as a process agent.
-import { callAgent } from "../../runs/agent";
-import type { AgentAssignment, AgentRequestBody } from "../../core/runs/request";
+import { callAgent } from "../../hosted/runs/agent";
+import type { AgentAssignment, AgentRequestBody } from "../../core/pipeline/request";
 import type { InProcessAgent, InProcessOutcome } from "../episode/in-process";
 
 export function httpAgent(url: string, secret: string, runId: string): InProcessAgent {

@@ -2,7 +2,7 @@
 // and the gold chain replayed call by call on the world's own surfaces (its tool surface, or its REST twin) with
 // the world's key, exactly as an agent would make them.
 import type { AdminClient, CreatedWorld } from "../client";
-import type { ObjectType, WorldDiff } from "../../core/diff/types";
+import type { ObjectType, WorldDiff } from "../../core/world/diff/types";
 import type { GoldStep } from "../../core/families/schema";
 import { collectionsRead } from "../../core/families/verify/grammar";
 import { endState, evaluateChecks, type CheckResult, type Snapshot } from "../../core/families/verify/evaluate";

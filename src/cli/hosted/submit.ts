@@ -5,9 +5,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { earlyResults, serializeResults, type Results } from "../../core/results/index";
 import { renderHtml, renderJunit, renderText, contractLines } from "../../core/report/index";
-import { readTasksFile } from "../../core/tasks/index";
-import type { EpisodeView, RunRequest, RunView } from "../../core/runs/index";
-import type { HostedJudgeRequest } from "../../core/judge/index";
+import { readTasksFile } from "../../core/kinds/account/tasks/index";
+import type { EpisodeView, RunRequest, RunView } from "../../core/pipeline/index";
+import type { HostedJudgeRequest } from "../../core/policy-judge/index";
 import { AdminClient } from "../client";
 import { loadTasks } from "../passk/load";
 import { progressView, type ProgressView } from "../results/progress";

@@ -3,7 +3,7 @@
 // after writing puts every file back as it was.
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { parseSeed } from "../../core/seed/parse";
+import { parseSeed } from "../../core/world/seed/parse";
 import { compileFromDisk, printProblems } from "../tasks/compile-file";
 import { writeAll } from "../tasks/files";
 import { importCommand } from "../tasks/import/command";

@@ -2,7 +2,7 @@
 // the policy beside it, and the chosen tasks as the packs wrote them.
 import { Document, isMap, isSeq } from "yaml";
 import type { PackTask } from "./packs";
-import { STARTER_INVARIANTS } from "../../core/tasks/invariants";
+import { STARTER_INVARIANTS } from "../../core/kinds/account/tasks/invariants";
 
 const STRINGIFY = { lineWidth: 0, flowCollectionPadding: false, blockQuote: "literal" } as const;
 

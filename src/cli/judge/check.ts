@@ -3,10 +3,10 @@
 // the key's. Agents that pass and agents that fail in known ways give the judge both kinds of trial to get right.
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import { agreementReport, type AgreementReport } from "../../core/judge/index";
+import { agreementReport, type AgreementReport } from "../../core/policy-judge/index";
 import { buildResults, type Results } from "../../core/results/index";
-import { planRun } from "../../core/runs/index";
-import type { CompiledTasks } from "../../core/tasks/index";
+import { planRun } from "../../core/pipeline/index";
+import type { CompiledTasks } from "../../core/kinds/account/tasks/index";
 import { execute } from "../passk/execute";
 import type { PasskJudge } from "../passk/judge";
 import type { ConnectedServer } from "../server/connect";

@@ -1,12 +1,12 @@
 // Running the plan with a local agent process: the episodes are the shared plan's (core/runs episodeJobs:
 // isolated k x n worlds, shift one world per run), run by the shared episode loop (src/cli/episode/loop.ts) in
 // run then file order. Each world is graded while it exists and destroyed right after (unless kept).
-import type { WorldGrade } from "../../core/grader/index";
-import type { WorldDiff } from "../../core/diff/types";
+import type { WorldGrade } from "../../core/kinds/account/grader/index";
+import type { WorldDiff } from "../../core/world/diff/types";
 import type { EpisodeRecordInput } from "../../core/results/index";
-import { budgetCheck, episodeJobs, episodeNote, episodeSeed, gradeEpisode, taskJsonText, trialCounts, type RunMode, type RunPlan } from "../../core/runs/index";
+import { budgetCheck, episodeJobs, episodeNote, episodeSeed, gradeEpisode, taskJsonText, trialCounts, type RunMode, type RunPlan } from "../../core/pipeline/index";
 import { runEpisodes, type AgentRunOptions } from "../episode/loop";
-import type { ImportedEpisode } from "../../runs/import-request";
+import type { ImportedEpisode } from "../../hosted/runs/import-request";
 import { episodeRecord } from "./record";
 
 export interface ExecuteOptions extends AgentRunOptions {

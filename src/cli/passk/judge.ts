@@ -4,19 +4,19 @@
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { WorldDiff } from "../../core/diff/types";
-import type { WorldGrade } from "../../core/grader/index";
-import { checkPolicyText, DEFAULT_JUDGE_MODEL, JUDGE_PROMPT_VERSION, judgeCases, judgeEpisodeRecord, judgeErrorRecord, type JudgeSetup } from "../../core/judge/index";
+import type { WorldDiff } from "../../core/world/diff/types";
+import type { WorldGrade } from "../../core/kinds/account/grader/index";
+import { checkPolicyText, DEFAULT_JUDGE_MODEL, JUDGE_PROMPT_VERSION, judgeCases, judgeEpisodeRecord, judgeErrorRecord, type JudgeSetup } from "../../core/policy-judge/index";
 import { modelLabel, parseModelName, type ModelClient, type ModelName } from "../../core/models/index";
 import type { EpisodeRecordInput } from "../../core/results/index";
 import type { JudgeRunInput } from "../../core/results/judge";
-import type { RunMode, RunPlan } from "../../core/runs/index";
+import type { RunMode, RunPlan } from "../../core/pipeline/index";
 import { sha256Hex } from "../../core/util/canonical";
 import { JUDGE_CLIENT_FLAG_DEFS, JUDGE_CLIENT_FLAG_SHAPE } from "../models/flags";
 import { setupModelClient } from "../models/setup";
 import type { EpisodeJudge } from "./execute";
-import type { HostedJudgeRequest } from "../../core/judge/index";
-import { readTasksFile } from "../../core/tasks/index";
+import type { HostedJudgeRequest } from "../../core/policy-judge/index";
+import { readTasksFile } from "../../core/kinds/account/tasks/index";
 import { flag, type FlagDefs } from "../flags";
 
 /** The judge's flags, shared by passk and `worlds judge check`. */

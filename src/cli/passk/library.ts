@@ -1,12 +1,12 @@
 // `passk --seed S --rubric R`: a seed whose desk already holds its tickets (the starter library) and the rubric
 // that keys them, instead of a tasks file. Produces what the tasks compiler would, so the run proceeds the same.
 import { readFileSync } from "node:fs";
-import { parseSeed, seedHash } from "../../core/seed/parse";
+import { parseSeed, seedHash } from "../../core/world/seed/parse";
 import { rubricDocument, type RubricDocument } from "../../core/rubric/schema";
-import type { SeedDocument } from "../../core/seed/schema";
-import { summaryLine } from "../../core/tasks/index";
+import type { SeedDocument } from "../../core/world/seed/schema";
+import { summaryLine } from "../../core/kinds/account/tasks/index";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
-import { formatPath } from "../../core/seed/parse";
+import { formatPath } from "../../core/world/seed/parse";
 import { ServerError, type AdminClient } from "../client";
 import type { LoadOutcome } from "./load";
 

@@ -2,7 +2,7 @@
 // (the bytes it would load), falling back to the CLI's own library; a .json path is read beside the file.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { compileTasksFile, formatProblem, readTasksFile, type CompiledTasks, type IdentityMapInput, type Problem } from "../../core/tasks/index";
+import { compileTasksFile, formatProblem, readTasksFile, type CompiledTasks, type IdentityMapInput, type Problem } from "../../core/kinds/account/tasks/index";
 import { ServerError, type AdminClient } from "../client";
 import { packageRoot } from "../paths";
 import { scenarioProblem } from "./scenario";

@@ -1,9 +1,9 @@
 // From a process agent's episode (src/cli/episode) to the results contract's record. The grading and the
 // record shapes are the shared ones in core/runs; how a local process can fail, and which infrastructure stage
 // each failure belongs to, is the shared episode loop's (episodeRecordOf).
-import type { WorldGrade } from "../../core/grader/index";
+import type { WorldGrade } from "../../core/kinds/account/grader/index";
 import type { EpisodeRecordInput } from "../../core/results/index";
-import { gradedRecord, type RunMode } from "../../core/runs/index";
+import { gradedRecord, type RunMode } from "../../core/pipeline/index";
 import type { EpisodeResult } from "../episode/episode";
 import { episodeRecordOf } from "../episode/loop";
 

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Results } from "../../core/results/index";
 import type { AdminClient } from "../client";
-import type { ImportedEpisode, RunImport } from "../../runs/import-request";
+import type { ImportedEpisode, RunImport } from "../../hosted/runs/import-request";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 

@@ -1,5 +1,5 @@
 // A world's diff for people: one line per object, field changes indented under updates.
-import type { WorldDiff } from "../../core/diff/types";
+import type { WorldDiff } from "../../core/world/diff/types";
 
 export function formatDiff(diff: WorldDiff): string {
   if (diff.entries.length === 0) return "no changes: the world is exactly as seeded\n";

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
 import { z } from "zod";
-import { parseSeed, seedHash } from "../../core/seed/parse";
+import { parseSeed, seedHash } from "../../core/world/seed/parse";
 import { moneyIndex, SeedConsistencyError } from "../../../durable-objects/stripe/resources/money/seed-index";
 import { flag, helpText, parseArgs, type FlagDefs } from "../flags";
 import type { CliIo } from "../tasks/io";

@@ -1,7 +1,7 @@
 // The mapping's privacy and consistency rules on hand-made API objects: pseudonyms are a pure function of the
 // salt, free text quoting a customer is rewritten, and objects whose required links are gone are left out.
 import { describe, expect, it } from "vitest";
-import { parseSeed } from "../../core/seed/parse";
+import { parseSeed } from "../../core/world/seed/parse";
 import type { Objects } from "./crawl";
 import { toSeed } from "./map";
 import { deriveSalt, Pseudonymizer } from "./pseudonym";

@@ -2,7 +2,7 @@
 // pseudonyms everywhere they appear (ids, emails, names, and any free text that quotes them), objects whose
 // required links are gone dropped with a warning, and every collection in a stable order.
 import { dict, isForbiddenKey } from "../../core/util/safe-tree";
-import type { SeedDocument } from "../../core/seed/schema";
+import type { SeedDocument } from "../../core/world/seed/schema";
 import type { Objects } from "./crawl";
 import type { Pseudonym, Pseudonymizer } from "./pseudonym";
 import type { ApiObject } from "./source";

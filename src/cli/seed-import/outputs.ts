@@ -2,7 +2,7 @@
 // leads back to a person or the account) and the private identity map (real customers to their pseudonyms).
 import { chmodSync, existsSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { SeedDocument } from "../../core/seed/schema";
+import type { SeedDocument } from "../../core/world/seed/schema";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import type { IdentityEntry } from "./map";
 import type { SaltSource } from "./pseudonym";

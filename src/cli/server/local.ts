@@ -15,7 +15,7 @@ import { readMigrations } from "./migrations";
 import { request } from "node:http";
 import { pickModelEnv } from "../../core/models/endpoints";
 
-/** What POST /admin/runs/recover answers (src/runs/recover.ts). */
+/** What POST /admin/runs/recover answers (src/hosted/runs/recover.ts). */
 const recoverySchema = z.object({ runs: z.number(), requeued: z.number(), interrupted: z.number(), worlds_removed: z.number(), finished: z.number() });
 /** What recovery did, or why it could not (the server serves either way; the runs stay as they were). */
 export type Recovery = z.infer<typeof recoverySchema> | { error: string };
@@ -171,7 +171,7 @@ function health(url: string): Promise<void> {
 /**
  * The local queue keeps its messages in memory, so runs a previous server left unfinished in the persisted D1
  * have nothing to drive them: the Worker gives their dead deliveries' episodes back, removes their worlds and
- * queues every unfinished episode again (src/runs/recover.ts).
+ * queues every unfinished episode again (src/hosted/runs/recover.ts).
  */
 async function recoverRuns(mf: Pick<Miniflare, "dispatchFetch">, url: string, token: string, startedAt: number): Promise<Recovery> {
   try {

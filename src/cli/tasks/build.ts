@@ -2,7 +2,7 @@
 // beside the file; with --rewrite, the file itself with the seed's identities. All or nothing.
 import { dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { renderOutputs, rewriteIdentities } from "../../core/tasks/index";
+import { renderOutputs, rewriteIdentities } from "../../core/kinds/account/tasks/index";
 import { flag, helpText, parseArgs, type FlagDefs } from "../flags";
 import { compileFromDisk, printProblems } from "./compile-file";
 import { writeAll } from "./files";

@@ -1,7 +1,7 @@
 // A tasks file compiled from disk: the bytes read within the limit, the seed and identity map found beside the
 // file (or in the library), the policy file checked. Shared by validate and build.
 import { dirname, resolve } from "node:path";
-import { compileTasksFile, formatProblem, readTasksFile, type CompileOptions, type CompileResult, type Problem } from "../../core/tasks/index";
+import { compileTasksFile, formatProblem, readTasksFile, type CompileOptions, type CompileResult, type Problem } from "../../core/kinds/account/tasks/index";
 import { ownToolsRefusal, ownToolsRefusalOfRead } from "../tools/refusal";
 import { checkPolicyRef, loadIdentityMapRef, loadSeedRef, readTasksBytes } from "./files";
 import type { CliIo } from "./io";

@@ -3,9 +3,9 @@
 // when no other user can, and writing outputs so that a failure never leaves half of them behind.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { IdentityMapInput, Problem, SeedLoad } from "../../core/tasks/index";
-import { MAX_TASKS_FILE_BYTES } from "../../core/tasks/index";
-import { formatSize, tooLargeProblem } from "../../core/tasks/source";
+import type { IdentityMapInput, Problem, SeedLoad } from "../../core/kinds/account/tasks/index";
+import { MAX_TASKS_FILE_BYTES } from "../../core/kinds/account/tasks/index";
+import { formatSize, tooLargeProblem } from "../../core/kinds/account/tasks/source";
 import { packageRoot } from "../paths";
 import { parseJsonText } from "./json";
 import type { CliIo } from "./io";

@@ -1,6 +1,6 @@
 // `worlds tasks validate FILE`: every problem by task, or one line per task saying what the seed supplied.
 import { z } from "zod";
-import { taskLine } from "../../core/tasks/index";
+import { taskLine } from "../../core/kinds/account/tasks/index";
 import { flag, helpText, parseArgs, type FlagDefs } from "../flags";
 import { compileFromDisk, printProblems } from "./compile-file";
 import { resolveRef } from "../bundled/resolve";

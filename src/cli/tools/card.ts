@@ -6,8 +6,8 @@
 // from wherever it is read.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { buildCard, compareVerdict } from "../../core/tools/card/model";
-import { cardHtml, cardMarkdown, compareHtml, compareMarkdown } from "../../core/tools/card/render";
+import { buildCard, compareVerdict } from "../../core/kinds/tools/card/model";
+import { cardHtml, cardMarkdown, compareHtml, compareMarkdown } from "../../core/kinds/tools/card/render";
 import { newestRunOn, readRunFolder, RunFolderError } from "./folder";
 import { readConfig } from "./load";
 

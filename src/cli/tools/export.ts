@@ -5,10 +5,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type { ZodType } from "zod";
-import { zodIssues } from "../../core/seed/parse";
-import { inspectDataset, inspectSampleSchema } from "../../core/tools/export/inspect";
-import { DEFAULT_PROMPTFOO_PROVIDER, promptfooConfig, promptfooConfigSchema } from "../../core/tools/export/promptfoo";
-import type { ToolsTask } from "../../core/tools/tasks/generate";
+import { zodIssues } from "../../core/world/seed/parse";
+import { inspectDataset, inspectSampleSchema } from "../../core/kinds/tools/export/inspect";
+import { DEFAULT_PROMPTFOO_PROVIDER, promptfooConfig, promptfooConfigSchema } from "../../core/kinds/tools/export/promptfoo";
+import type { ToolsTask } from "../../core/kinds/tools/tasks/generate";
 import { ToolsConfigError, type LoadedTools } from "./load";
 
 export const EXPORT_TARGETS = ["promptfoo", "inspect"] as const;

@@ -5,9 +5,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
-import type { ToolsTask } from "../../core/tools/tasks/generate";
+import type { ToolsTask } from "../../core/kinds/tools/tasks/generate";
 import type { LoadedTools } from "./load";
-import { parseEpisodes, parseRunRecord, RunFolderError, type EpisodeTrace, type ToolsRunRecord } from "../../core/tools/card/record";
+import { parseEpisodes, parseRunRecord, RunFolderError, type EpisodeTrace, type ToolsRunRecord } from "../../core/kinds/tools/card/record";
 
 export { RunFolderError, type ToolsRunRecord };
 

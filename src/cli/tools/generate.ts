@@ -2,9 +2,9 @@
 // task's id, request, tool block and expected end, so a team can read exactly what is checked.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { openAiTool } from "../../core/tools/render";
-import type { ToolsTask } from "../../core/tools/tasks/generate";
-import { generateToolsArms } from "../../core/tools/run/arms";
+import { openAiTool } from "../../core/kinds/tools/render";
+import type { ToolsTask } from "../../core/kinds/tools/tasks/generate";
+import { generateToolsArms } from "../../core/kinds/tools/run/arms";
 import type { LoadedTools } from "./load";
 
 export interface GeneratedArm {

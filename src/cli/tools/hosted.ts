@@ -2,7 +2,7 @@
 // checked here first (the same refusals as a local run), then sent as text, since the server reads no files;
 // the server generates the same tasks, runs each against the HTTP agent from its queue, and this command follows.
 import { readFileSync } from "node:fs";
-import type { RunRequest } from "../../core/runs/index";
+import type { RunRequest } from "../../core/pipeline/index";
 import { postAndFollow, type FollowOptions } from "../hosted/submit";
 import type { LoadedTools } from "./load";
 

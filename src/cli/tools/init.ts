@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { stringify } from "yaml";
-import { parseFlow, toolsConfig, type ToolsConfig } from "../../core/tools/config/schema";
+import { parseFlow, toolsConfig, type ToolsConfig } from "../../core/kinds/tools/config/schema";
 import { defaultName, DEFAULT_CONFIG, loadToolFile, ToolsConfigError } from "./load";
 import { listMcpTools } from "./mcp-list";
 import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "./summary";

@@ -1,10 +1,10 @@
 // Reading worlds/tools.yaml and the tool file it names, with errors that name the file and the field.
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import type { ToolsConfig } from "../../core/tools/config/schema";
-import { configFlows, parseToolsConfig, ToolsConfigProblem } from "../../core/tools/config/parse";
-import { importToolSet, ToolFileError, type ToolSet } from "../../core/tools/toolset";
-import type { Flow } from "../../core/tools/tasks/generate";
+import type { ToolsConfig } from "../../core/kinds/tools/config/schema";
+import { configFlows, parseToolsConfig, ToolsConfigProblem } from "../../core/kinds/tools/config/parse";
+import { importToolSet, ToolFileError, type ToolSet } from "../../core/kinds/tools/toolset";
+import type { Flow } from "../../core/kinds/tools/tasks/generate";
 
 export const DEFAULT_CONFIG = "worlds/tools.yaml";
 

@@ -2,9 +2,9 @@
 // the cost from each task's shortest conversation at the model's price, the cap the run stops at, the folder.
 import { resolve } from "node:path";
 import { mergePrices, modelLabel, parseModelName, priceOf, SHIPPED_PRICES, type Price } from "../../core/models/index";
-import { dollarsText, planRun } from "../../core/tools/plan";
-import type { ToolsTask } from "../../core/tools/tasks/generate";
-import { TOKENIZER } from "../../core/tools/dials/tokens";
+import { dollarsText, planRun } from "../../core/kinds/tools/plan";
+import type { ToolsTask } from "../../core/kinds/tools/tasks/generate";
+import { TOKENIZER } from "../../core/kinds/tools/dials/tokens";
 import { readPrices } from "../models/setup";
 import { folderNote, runFolderOf } from "./folder";
 import type { LoadedTools } from "./load";

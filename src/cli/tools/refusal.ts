@@ -3,10 +3,10 @@
 // problems about fields the account format does not know. Nothing in the file is run; it is only recognised.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { z } from "zod";
-import type { TasksFileRead } from "../../core/tasks/read";
-import { parseToolsConfig, ToolsConfigProblem } from "../../core/tools/config/parse";
-import { toolsConfig } from "../../core/tools/config/schema";
-import { toolsWorldBlock } from "../../core/tools/world-block";
+import type { TasksFileRead } from "../../core/kinds/account/tasks/read";
+import { parseToolsConfig, ToolsConfigProblem } from "../../core/kinds/tools/config/parse";
+import { toolsConfig } from "../../core/kinds/tools/config/schema";
+import { toolsWorldBlock } from "../../core/kinds/tools/world-block";
 
 /** Enough of a file to recognise it: a generated task row is one line, and a settings file is small. */
 const READ_BYTES = 1 << 20;

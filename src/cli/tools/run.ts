@@ -3,11 +3,11 @@
 // Wilson intervals, JSON, HTML), so CI reads a tools run exactly like an account run.
 import type { BuildInputRaw, EpisodeRecordInput } from "../../core/results/index";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
-import { gradeToolsEpisode, type ToolsGrade } from "../../core/tools/grade";
-import { toolsAgentTask, toolsGradedRecord, toolsRubric, toolsSeed, tracedCalls } from "../../core/tools/run/episode";
-import type { ToolsTask } from "../../core/tools/tasks/generate";
-import type { TracedCall } from "../../core/tools/grade";
-import type { EpisodeTrace } from "../../core/tools/card/record";
+import { gradeToolsEpisode, type ToolsGrade } from "../../core/kinds/tools/grade";
+import { toolsAgentTask, toolsGradedRecord, toolsRubric, toolsSeed, tracedCalls } from "../../core/kinds/tools/run/episode";
+import type { ToolsTask } from "../../core/kinds/tools/tasks/generate";
+import type { TracedCall } from "../../core/kinds/tools/grade";
+import type { EpisodeTrace } from "../../core/kinds/tools/card/record";
 import type { LoadedTools } from "./load";
 import { inProcessOf } from "../episode/in-process";
 import { episodeRecordOf, runEpisodes, type AgentRunOptions } from "../episode/loop";

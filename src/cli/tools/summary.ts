@@ -1,8 +1,8 @@
 // The lines init and doctor print about a tool set: counts and digest, each refusal, which forms it reaches.
-import { countsLine, fileLine, type ToolSet } from "../../core/tools/toolset";
-import type { Flow } from "../../core/tools/tasks/generate";
-import { dialReach, levelLabel } from "../../core/tools/dials/catalog";
-import { armsLine, measureArms, type Measure } from "../../core/tools/dials/recipes";
+import { countsLine, fileLine, type ToolSet } from "../../core/kinds/tools/toolset";
+import type { Flow } from "../../core/kinds/tools/tasks/generate";
+import { dialReach, levelLabel } from "../../core/kinds/tools/dials/catalog";
+import { armsLine, measureArms, type Measure } from "../../core/kinds/tools/dials/recipes";
 import type { LoadedTools } from "./load";
 
 export function setLine(set: ToolSet): string {

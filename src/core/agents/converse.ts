@@ -1,7 +1,7 @@
 // An agent and the person, turn by turn: the agent's message goes to the person, the person's reply comes back
 // for the agent's next message, until the person is done. Shared by the built-in model agent and the runTask
 // client, so both end a conversation the same way. Without a person the agent's first answer is the output.
-import { MAX_PERSON_TURN_LIMIT } from "../person/schema";
+import { MAX_PERSON_TURN_LIMIT } from "../kinds/replay/person/schema";
 import type { PersonSurface } from "./person-surface";
 
 /** The agent's next message, or why it could not give one (its error ends the conversation). */

@@ -3,7 +3,7 @@
 // client share it in Node, a browser or a Worker. Answers are read through zod: a proxy's page is not a reply.
 import { z } from "zod";
 import { jsonOrUndefined } from "../util/json-or-undefined";
-import type { EpisodeFetch } from "../episodes/shapes";
+import type { EpisodeFetch } from "../episode-api/shapes";
 
 const replyAnswer = z.object({ reply: z.string(), done: z.boolean() });
 const errorAnswer = z.object({ error: z.object({ code: z.string().min(1), message: z.string() }) });

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { jsonOrUndefined } from "../util/json-or-undefined";
 import type { ToolSpec } from "../models/index";
-import { TOOL_ERROR_STATUS, type ToolErrorCode } from "../tools/definition";
+import { TOOL_ERROR_STATUS, type ToolErrorCode } from "../kinds/tools/definition";
 
 const listAnswer = z.object({
   tools: z.array(

@@ -1,6 +1,6 @@
 // The verify grader: an episode passes when every check holds on the world's end. Its record is the shared
-// grader record (src/core/graders/record.ts): reward 1 or 0, a reason per failed check, no money measured.
-import type { GraderRecord } from "../graders/record";
+// grader record (src/core/results/grader-record.ts): reward 1 or 0, a reason per failed check, no money measured.
+import type { GraderRecord } from "../results/grader-record";
 import type { CheckResult } from "./verify/evaluate";
 
 export interface VerifyGrade extends GraderRecord {

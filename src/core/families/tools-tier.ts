@@ -3,9 +3,9 @@
 // record that must end done), the answers its reads give (looked-up values), the reads a write waits on, and
 // planned faults. The world's seed is built from these, so a tier's file never carries a tool's definition twice.
 import { z } from "zod";
-import { delivery, expectedWrite, toolCall, type ToolsWorldBlock } from "../tools/world-block";
-import type { ToolDefinition } from "../tools/definition";
-import { openAiTool } from "../tools/render";
+import { delivery, expectedWrite, toolCall, type ToolsWorldBlock } from "../kinds/tools/world-block";
+import type { ToolDefinition } from "../kinds/tools/definition";
+import { openAiTool } from "../kinds/tools/render";
 
 /** A tools tier's seed.json: its share of the family's tool file and its task. */
 export const toolsTierBlock = z.strictObject({

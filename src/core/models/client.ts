@@ -14,6 +14,7 @@ import type { ModelAnswer, ModelError, ModelErrorKind, ModelRequest, Usage } fro
 import { ANTHROPIC_PATH, ANTHROPIC_VERSION, anthropicAnswer, anthropicBody } from "./wire/anthropic";
 import { DEFAULT_MAX_TOKENS, errorMessage, parseJson, type Decoded } from "./wire/common";
 import { OPENAI_PATH, openaiAnswer, openaiBody } from "./wire/openai";
+import { readStreamBounded } from "../util/bounded-read";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_CONCURRENCY = 4;
@@ -229,24 +230,8 @@ async function readBounded(res: Response, limit: number): Promise<string | null>
     await res.body?.cancel().catch(() => undefined);
     return null;
   }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) all.set(c, at), (at += c.byteLength);
-  return new TextDecoder().decode(all);
+  const bytes = await readStreamBounded(res.body, limit, "refuse");
+  return bytes === null ? null : new TextDecoder().decode(bytes);
 }
 
 function firstLine(s: string): string {

@@ -1,7 +1,7 @@
 // The judge in the reports: a policy-only task's cell is the judge's verdict, marked as the judge's; the text
 // says what it cost and how often it agreed with the keys; the HTML names the model and shows every finding.
 import { describe, expect, it } from "vitest";
-import type { JudgeRecord } from "../judge/record";
+import type { JudgeRecord } from "../policy-judge/record";
 import { buildResults } from "../results/build";
 import { syntheticInput } from "../results/synthetic.fixture";
 import { renderHtml } from "./html";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { WorldDiff } from "../diff/types";
-import type { TaskGrade } from "../grader/types";
+import type { WorldDiff } from "../world/diff/types";
+import type { TaskGrade } from "../kinds/account/grader/types";
 import { earlyResults } from "./early";
 import { evidenceFromGrade } from "./evidence";
 

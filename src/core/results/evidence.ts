@@ -1,7 +1,7 @@
 // The grader's evidence names diff entries by reference (type, id, op, changed field paths); the results keep
 // the entries themselves, so a report read months later shows the refund's amount and the charge it hit.
-import type { DiffEntry, WorldDiff } from "../diff/types";
-import type { TaskGrade as GraderTaskGrade } from "../grader/types";
+import type { DiffEntry, WorldDiff } from "../world/diff/types";
+import type { TaskGrade as GraderTaskGrade } from "../kinds/account/grader/types";
 import type { Evidence } from "./input";
 
 /** Evidence for one graded task: its entries resolved against the world's diff, the reason first among the notes. */

@@ -2,11 +2,11 @@
 // as the CLI's runner or the Worker's queue consumer saw it. Parsed with zod because the Worker reads these
 // records back from D1 and the CLI hands them over from another module: both are boundaries.
 import { z } from "zod";
-import { VERDICTS } from "../grader/types";
-import { TOOLS_VERDICTS } from "../tools/grade";
-import { RUBRIC_VERDICTS } from "../graders/rubric/record";
+import { VERDICTS } from "../kinds/account/grader/types";
+import { TOOLS_VERDICTS } from "../kinds/tools/grade";
+import { RUBRIC_VERDICTS } from "../kinds/replay/rubric/record";
 import { rubricDocument } from "../rubric/schema";
-import { judgeRecord } from "../judge/record";
+import { judgeRecord } from "../policy-judge/record";
 import { judgeRunInput } from "./judge";
 import { worldTrace } from "./trace";
 

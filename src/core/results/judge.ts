@@ -2,7 +2,7 @@
 // run's judge block: what it cost, what it could not judge, how often it agreed with the keys. The judge is a
 // second opinion: nothing here feeds the status, the exit code or the crash-test numbers.
 import { z } from "zod";
-import type { JudgeRecord } from "../judge/record";
+import type { JudgeRecord } from "../policy-judge/record";
 import type { RunResult, WorldJudge, JudgeRunBlock } from "./types";
 
 /** What the caller tells the builder about the judge of this run (null: the judge was off). */

@@ -3,7 +3,7 @@
 // change log's request ids. Bounded (steps and characters) and scrubbed of anything shaped like a key or token,
 // because results files are shared and attached to CI runs. Pure: the CLI and the Worker build the same steps.
 import { z } from "zod";
-import type { WorldDiff } from "../diff/types";
+import type { WorldDiff } from "../world/diff/types";
 
 /** Which way the agent reached the world: a REST twin, a tool surface, or the person. */
 export const TRACE_SURFACES = ["billing", "desk", "mcp", "tool", "person"] as const;

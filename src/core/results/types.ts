@@ -1,7 +1,7 @@
 // The results document: what `worlds passk --json` prints and what a hosted run returns. This is a public
 // contract (docs/results.md, docs/schemas/results.schema.json): add fields, never rename or repurpose them.
 import type { AgentOutcome, Check, Evidence, InfraError, Traffic, Verdict } from "./input";
-import type { JudgeRecord } from "../judge/record";
+import type { JudgeRecord } from "../policy-judge/record";
 import type { BaselineBlock } from "../compare/baseline";
 import type { GateResult } from "../gate/evaluate";
 import type { WorldTrace } from "./trace";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { ADMIN_BODY_LIMIT, readBodyLimited } from "../../http/limits";
-import { formatPath, zodIssues } from "../../core/seed/parse";
+import { formatPath, zodIssues } from "../../core/world/seed/parse";
 import { describeTreeProblem, FILE_MAX_DEPTH, findTreeProblem } from "../../core/util/safe-tree";
 import { adminError } from "./errors";
 

@@ -4,9 +4,9 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ADMIN_BODY_LIMIT, readBodyLimited } from "../../http/limits";
-import { EPISODE_ID, episodeRequest, gradeRequest } from "../../core/episodes/request";
-import { startEpisode } from "../../episodes/create";
-import { gradeEpisode } from "../../episodes/grade";
+import { EPISODE_ID, episodeRequest, gradeRequest } from "../../core/episode-api/request";
+import { startEpisode } from "../../hosted/episodes/create";
+import { gradeEpisode } from "../../hosted/episodes/grade";
 import { parseJsonBody } from "./body";
 import { adminError } from "./errors";
 

@@ -1,12 +1,12 @@
 // POST /admin/worlds/:id/grade — grades a world's diff against a rubric (inline, or by its hash in R2) and the
-// replies the caller collected. The grading itself is src/core/grader, the same code the CLI runs.
+// replies the caller collected. The grading itself is src/core/kinds/account/grader, the same code the CLI runs.
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../env";
-import type { ObjectType, WorldDiff } from "../../core/diff/types";
-import { gradeWorld, mergeWorlds, parseInvariant, UnknownTicket, type WorldObjects } from "../../core/grader";
+import type { ObjectType, WorldDiff } from "../../core/world/diff/types";
+import { gradeWorld, mergeWorlds, parseInvariant, UnknownTicket, type WorldObjects } from "../../core/kinds/account/grader";
 import { rubricDocument, type RubricDocument } from "../../core/rubric/schema";
-import { zodIssues } from "../../core/seed/parse";
+import { zodIssues } from "../../core/world/seed/parse";
 import { jsonBody } from "./body";
 import { adminError } from "./errors";
 

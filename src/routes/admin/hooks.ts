@@ -4,9 +4,9 @@ import { Hono } from "hono";
 import { drizzle } from "drizzle-orm/d1";
 import type { AppEnv } from "../../env";
 import { hooks } from "../../db/schema";
-import { hookConfig, hookRequest, newHookId } from "../../runs/hooks";
+import { hookConfig, hookRequest, newHookId } from "../../hosted/runs/hooks";
 import { jsonBody } from "./body";
-import { prepareRunJudge } from "../../runs/judge";
+import { prepareRunJudge } from "../../hosted/runs/judge";
 import { adminError } from "./errors";
 
 export const hooksRoutes = new Hono<AppEnv>();

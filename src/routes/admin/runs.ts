@@ -3,15 +3,15 @@
 // registered through POST /admin/runs/import and read back the same way.
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../env";
-import { runRequest, RUN_STATUSES } from "../../core/runs/index";
-import { createRun } from "../../runs/create";
-import { reportKey } from "../../runs/keys";
-import { database, episodeBySeq, episodePage, episodesFinishedAfter, getRun, listRuns } from "../../runs/store";
-import { episodeViews, runResults, runSummary, runView } from "../../runs/view";
+import { runRequest, RUN_STATUSES } from "../../core/pipeline/index";
+import { createRun } from "../../hosted/runs/create";
+import { reportKey } from "../../hosted/runs/keys";
+import { database, episodeBySeq, episodePage, episodesFinishedAfter, getRun, listRuns } from "../../hosted/runs/store";
+import { episodeViews, runResults, runSummary, runView } from "../../hosted/runs/view";
 import { renderHtml } from "../../core/report/index";
-import { importRun } from "../../runs/import";
-import { runImport } from "../../runs/import-request";
-import { recoverRuns } from "../../runs/recover";
+import { importRun } from "../../hosted/runs/import";
+import { runImport } from "../../hosted/runs/import-request";
+import { recoverRuns } from "../../hosted/runs/recover";
 import { z } from "zod";
 import { jsonBody } from "./body";
 import { adminError } from "./errors";
@@ -26,7 +26,7 @@ runsRoutes.post("/", async (c) => {
   return c.json({ run_id: created.runId, episodes: created.episodes, summary: created.summary, links: { run: `/admin/runs/${created.runId}` } }, 201);
 });
 
-// A run `worlds passk` drove with a process agent, registered once it finished (src/runs/import.ts).
+// A run `worlds passk` drove with a process agent, registered once it finished (src/hosted/runs/import.ts).
 runsRoutes.post("/import", async (c) => {
   const body = await jsonBody(c, runImport);
   if (!body.ok) return body.response;
@@ -36,7 +36,7 @@ runsRoutes.post("/import", async (c) => {
 });
 
 // For a server whose queue lost its messages (the local server keeps them in memory): every unfinished run
-// started before `before` is driven again (src/runs/recover.ts). `worlds serve --persist` calls it on start.
+// started before `before` is driven again (src/hosted/runs/recover.ts). `worlds serve --persist` calls it on start.
 const recoverBody = z.strictObject({ before: z.number().int().positive() });
 
 runsRoutes.post("/recover", async (c) => {

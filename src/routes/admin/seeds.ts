@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { BUNDLED_SEEDS } from "../../seeds/bundled";
-import { parseSeed, seedHash } from "../../core/seed/parse";
+import { parseSeed, seedHash } from "../../core/world/seed/parse";
 import { adminError } from "./errors";
 
 export const seeds = new Hono<AppEnv>();

@@ -7,10 +7,10 @@ import { z } from "zod";
 import type { AppEnv } from "../../env";
 import { ADMIN_BODY_LIMIT, readBytesLimited } from "../../http/limits";
 import { BUNDLED_SEEDS } from "../../seeds/bundled";
-import { formatPath, zodIssues } from "../../core/seed/parse";
+import { formatPath, zodIssues } from "../../core/world/seed/parse";
 import { describeTreeProblem, FILE_MAX_DEPTH, findTreeProblem } from "../../core/util/safe-tree";
 import { canonicalJson } from "../../core/util/canonical";
-import { compileTasksFile, type CompileResult, type SeedLoad } from "../../core/tasks/index";
+import { compileTasksFile, type CompileResult, type SeedLoad } from "../../core/kinds/account/tasks/index";
 import { adminError } from "./errors";
 
 export const tasksRoutes = new Hono<AppEnv>();

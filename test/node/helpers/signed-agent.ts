@@ -2,7 +2,7 @@
 // signature as docs/hosted-runs.md asks an agent to, records the body, and answers with the handler's reply.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { verifyAgentRequest, type AgentRequestBody } from "../../../src/core/runs/index";
+import { verifyAgentRequest, type AgentRequestBody } from "../../../src/core/pipeline/index";
 
 export interface SignedAgent {
   url: string;

@@ -1,13 +1,13 @@
 // A tools world in memory: the simulator's rules applied the way the Durable Object applies them, a diff and a
 // trace as the grader reads them, and the careful agent that solves a task by reading handed-over values from the
 // answers it got (never from the task's key). Shared by the generator's and the dials' tests.
-import type { DiffEntry, WorldDiff } from "../../../src/core/diff/types";
-import { gradeToolsEpisode, type TracedCall } from "../../../src/core/tools/grade";
-import { answerCall, callKey } from "../../../src/core/tools/simulate/answer";
-import { valuesAtPath } from "../../../src/core/tools/simulate/paths";
-import type { ToolsTask } from "../../../src/core/tools/tasks/generate";
-import type { ToolCall, ToolsWorldBlock } from "../../../src/core/tools/world-block";
-import type { ToolOutcome } from "../../../src/core/tools/definition";
+import type { DiffEntry, WorldDiff } from "../../../src/core/world/diff/types";
+import { gradeToolsEpisode, type TracedCall } from "../../../src/core/kinds/tools/grade";
+import { answerCall, callKey } from "../../../src/core/kinds/tools/simulate/answer";
+import { valuesAtPath } from "../../../src/core/kinds/tools/simulate/paths";
+import type { ToolsTask } from "../../../src/core/kinds/tools/tasks/generate";
+import type { ToolCall, ToolsWorldBlock } from "../../../src/core/kinds/tools/world-block";
+import type { ToolOutcome } from "../../../src/core/kinds/tools/definition";
 
 export const CLOCK = Date.parse("2026-09-15T12:00:00Z") / 1000;
 const STATUS = { not_found: 404, invalid_arguments: 422, not_ready: 409, unavailable: 503 } as const;

@@ -1,7 +1,7 @@
 // Seeded invoices in their full current shape: totals from the lines, customer balance and credit notes;
 // payments from the charge / payment intent the seed links (from either side); numbers and status
 // transitions filled in when the seed leaves them out.
-import type { SeedDocument } from "../../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../../src/core/world/seed/schema";
 import type { SeedContext, SeedRow } from "../../../seed/rows";
 import type { StoredObject } from "../../../store/store";
 import { endingBalance, settle, type InvoiceDoc, type InvoicePaymentDoc } from "./invoice-math";

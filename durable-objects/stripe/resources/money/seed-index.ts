@@ -1,7 +1,7 @@
 // Cross-collection facts the money collections need while seeding (a charge's refunds, the charge that paid an
 // invoice, each credit note's pre/post-payment split), computed once per seed document and checked for
 // consistency: a seed whose money does not add up is refused with the object and the numbers named.
-import type { SeedDocument } from "../../../../src/core/seed/schema";
+import type { SeedDocument } from "../../../../src/core/world/seed/schema";
 
 type Data = SeedDocument["data"];
 export type SeedInvoice = Data["invoices"][number];

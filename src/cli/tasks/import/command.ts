@@ -3,9 +3,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
-import { parseSeed, seedHash } from "../../../core/seed/parse";
-import { checkIdentityMap, resolveEmail, SeedIndex, type IdentityState } from "../../../core/tasks/index";
-import { firstInvalidUtf8 } from "../../../core/tasks/source";
+import { parseSeed, seedHash } from "../../../core/world/seed/parse";
+import { checkIdentityMap, resolveEmail, SeedIndex, type IdentityState } from "../../../core/kinds/account/tasks/index";
+import { firstInvalidUtf8 } from "../../../core/kinds/account/tasks/source";
 import { flag, helpText, parseArgs, type FlagDefs } from "../../flags";
 import { loadIdentityMapRef, loadSeedRef, writeAll } from "../files";
 import type { CliIo } from "../io";

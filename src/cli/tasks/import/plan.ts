@@ -2,10 +2,10 @@
 // ids the file holds), its requester checked against the account, and every column no field took kept as
 // metadata. Pure: the command does the reading and writing.
 import { dict } from "../../../core/util/safe-tree";
-import { parseExpectedLine } from "../../../core/tasks/expected";
-import type { IdentityState } from "../../../core/tasks/identities";
-import { resolveEmail } from "../../../core/tasks/identities";
-import type { SeedIndex } from "../../../core/tasks/seed-index";
+import { parseExpectedLine } from "../../../core/kinds/account/tasks/expected";
+import type { IdentityState } from "../../../core/kinds/account/tasks/identities";
+import { resolveEmail } from "../../../core/kinds/account/tasks/identities";
+import type { SeedIndex } from "../../../core/kinds/account/tasks/seed-index";
 import { htmlToText, looksLikeHtml } from "./html";
 import type { ColumnMapping, ImportField } from "./mapping";
 import type { Cell, FlatRecord } from "./rows";

@@ -1,8 +1,8 @@
 // Evaluating verify checks on a world's end: the objects the world holds when the agent is done (its untouched
 // objects with the diff laid over them) and the diff itself. A check states what must be true of the end, never
 // which calls made it so, so every path to a right end passes. Pure: the same end gives the same results.
-import type { DiffEntry, ObjectType, WorldDiff } from "../../diff/types";
-import { checkInvariant, invariantCount } from "../../tasks/invariants";
+import type { DiffEntry, ObjectType, WorldDiff } from "../../world/diff/types";
+import { checkInvariant, invariantCount } from "../../kinds/account/tasks/invariants";
 import type { Check, Comparison, Filter, ObjectSet, Scalar } from "./grammar";
 
 export type Obj = Record<string, unknown>;

@@ -2,9 +2,9 @@
 // (`deleted.customers==0`, counted over the diff) extended with object predicates: a field of one object, an
 // object that must or must not exist, a count or a sum over a filtered collection, and whether the agent replied.
 // Lines are data: they are parsed here and evaluated by evaluate.ts, never executed. Reference: docs/families.md.
-import { OBJECT_TYPES, type ObjectType } from "../../diff/types";
-import { INVARIANT_OPS, parseInvariant, type Invariant } from "../../tasks/invariants";
-import { suggest } from "../../tasks/words";
+import { OBJECT_TYPES, type ObjectType } from "../../world/diff/types";
+import { INVARIANT_OPS, parseInvariant, type Invariant } from "../../kinds/account/tasks/invariants";
+import { suggest } from "../../kinds/account/tasks/words";
 
 export const VERIFY_COMPARISONS = ["==", "!=", "<=", ">=", "<", ">"] as const;
 export type Comparison = (typeof VERIFY_COMPARISONS)[number];

@@ -1,7 +1,7 @@
 // The verify grammar and its evaluation on a world's end: every form parses to its normalised text, malformed
 // lines name the column at fault, and checks accept any path to the right end (one refund or two adding up).
 import { describe, expect, it } from "vitest";
-import type { DiffEntry, WorldDiff } from "../../diff/types";
+import type { DiffEntry, WorldDiff } from "../../world/diff/types";
 import { parseCheck, type Check } from "./grammar";
 import { endState, evaluateChecks } from "./evaluate";
 
