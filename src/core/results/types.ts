@@ -31,7 +31,12 @@ export interface Results {
   gates?: GateResult[];
   /** passk --baseline: the comparison against an earlier run, summarised; absent without one. */
   baseline?: BaselineBlock;
+  /** What made the run (its kind) and the command that runs it again, every task and repetition. */
+  rerun: { kind: RunKind; command: string };
 }
+
+export const RUN_KINDS = ["account", "tools", "evals", "family"] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
 
 export interface TasksBlock {
   file: string;
