@@ -286,4 +286,5 @@ table.diff td{font-size:12.5px}.op-created{color:var(--good)}.op-deleted{color:v
 code.json{overflow-wrap:anywhere}
 .run-level{border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin:12px 0;background:#fff8f0}
 footer{margin-top:40px;color:var(--muted);font-size:12px;border-top:1px solid var(--line);padding-top:12px;overflow-wrap:anywhere}
+@media (max-width:600px){body{padding:14px 12px 40px}table.classes,table.diff{display:block;overflow-x:auto}}
 `;
