@@ -3,13 +3,13 @@
 // card. Runs until Ctrl-C; nothing to build, nothing fetched from outside.
 import { existsSync, statSync } from "node:fs";
 import { z } from "zod";
-import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
+import { flag, FlagError, type FlagDefs } from "../flags";
 import { trapSignals } from "../signals";
 import { connectServer, ServerSetupError } from "../server/connect";
 import { viewApp } from "../view/app";
 import { listen } from "../view/listen";
 import { folderSource, serverSource } from "../view/sources";
-import { reportFlagError } from "./errors";
+import { commandArgs } from "./errors";
 import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
@@ -31,23 +31,12 @@ export const VIEW_PORT = 4680;
 export const view: Command = {
   summary: "browse the runs under a folder (or on a server) in a local web page",
   async run(argv) {
-    let args;
-    try {
-      args = parseArgs("view", argv, DEFS, SCHEMA, { positionals: 1 });
-      if (!args.help) {
-        if (args.command) throw new FlagError("view", "view takes no command after '--'.");
-        if (args.positionals.length > 1) throw new FlagError("view", `one folder at most, got ${args.positionals.length}: ${args.positionals.join(" ")}`);
-        if (args.flags.url && args.positionals.length) throw new FlagError("view", "a folder and --url name two places to read runs from; pick one.");
-        if (args.flags.token && !args.flags.url) throw new FlagError("view", "--token goes with --url (a folder needs none).");
-      }
-    } catch (e) {
-      if (e instanceof FlagError) return reportFlagError(e);
-      throw e;
-    }
-    if (args.help) {
-      process.stdout.write(helpText(USAGE, SUMMARY, DEFS));
-      return 0;
-    }
+    const args = commandArgs("view", argv, { defs: DEFS, schema: SCHEMA, usage: USAGE, summary: SUMMARY, positionals: 1 }, (a) => {
+      if (a.command) throw new FlagError("view", "view takes no command after '--'.");
+      if (a.flags.url && a.positionals.length) throw new FlagError("view", "a folder and --url name two places to read runs from; pick one.");
+      if (a.flags.token && !a.flags.url) throw new FlagError("view", "--token goes with --url (a folder needs none).");
+    });
+    if (typeof args === "number") return args;
     const dir = args.positionals[0] ?? ".";
     if (!args.flags.url && !(existsSync(dir) && statSync(dir).isDirectory())) {
       process.stderr.write(`worlds view: ${dir}: no such folder (name the folder holding your results files, e.g. worlds view worlds/runs)\n`);

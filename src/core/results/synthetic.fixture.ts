@@ -7,7 +7,7 @@ import { traceSteps, type TraceRow } from "./trace";
 /** The calls of ZD-1041's world: a search, the charges read, one refund (on the wrong charge in run 2), the reply. */
 function refundTrace(run: number) {
   const charge = run === 2 ? "ch_1" : "ch_2";
-  const row = (seq: number, service: string, method: string, path: string, body: string, status: number, response: string, query = ""): TraceRow => ({ seq, request_id: `req_${seq}`, service, method, path, query, request_body: body, status, response_body: response });
+  const row = (seq: number, service: TraceRow["service"], method: string, path: string, body: string, status: number, response: string, query = ""): TraceRow => ({ seq, request_id: `req_${seq}`, service, method, path, query, request_body: body, status, response_body: response });
   const rows = [
     row(1, "helpdesk", "GET", "/api/v2/tickets/1.json", "", 200, JSON.stringify({ ticket: { id: 1, status: "open", subject: "Charged twice for September" } })),
     row(2, "stripe", "GET", "/v1/charges", "", 200, JSON.stringify({ object: "list", data: [{ id: "ch_1" }, { id: "ch_2" }], has_more: false }), "customer=cus_1&limit=10"),

@@ -3,6 +3,7 @@
 // change log's request ids. Bounded (steps and characters) and scrubbed of anything shaped like a key or token,
 // because results files are shared and attached to CI runs. Pure: the CLI and the Worker build the same steps.
 import { z } from "zod";
+import type { TraceRecord } from "../../../durable-objects/protocol";
 import type { WorldDiff } from "../world/diff/types";
 
 /** Which way the agent reached the world: a REST twin, a tool surface, or the person. */
@@ -37,18 +38,8 @@ export const worldTrace = z.strictObject({
 });
 export type WorldTrace = z.infer<typeof worldTrace>;
 
-/** The trace row's fields read here: the world's TraceRecord (durable-objects/protocol.ts) fits this shape. */
-export interface TraceRow {
-  seq: number;
-  request_id: string;
-  service: string;
-  method: string;
-  path: string;
-  query: string;
-  request_body: string;
-  status: number;
-  response_body: string;
-}
+/** The fields of a world's trace row read here. */
+export type TraceRow = Pick<TraceRecord, "seq" | "request_id" | "service" | "method" | "path" | "query" | "request_body" | "status" | "response_body">;
 
 /** An episode of a few hundred calls is shown whole; past that the calls that changed something or failed are kept first. */
 export const MAX_TRACE_STEPS = 300;
