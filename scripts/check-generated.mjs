@@ -69,7 +69,7 @@ function compareWithGenerator(root, problems) {
 
 /** The tasks compiler, bundled from source with esbuild (TypeScript cannot be imported by Node directly). */
 async function loadCompiler() {
-  const entry = join(repo, "src", "core", "tasks", "index.ts");
+  const entry = join(repo, "src", "core", "kinds", "account", "tasks", "index.ts");
   if (!existsSync(entry)) throw new Error(`the tasks compiler (${relative(repo, entry)}) is missing`);
   const { build } = await import("esbuild");
   const outDir = join(repo, "node_modules", ".cache", "worlds-check-generated");

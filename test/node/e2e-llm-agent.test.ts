@@ -36,7 +36,12 @@ describe("llm-agent.mjs", () => {
     expect(worlds.map((w) => [w.task, w.verdict, w.judge?.verdict])).toEqual([["SELF-1", "passed", "passed"], ["SELF-3", "passed", "passed"]]);
     expect(worlds[0].reply?.excerpt).toContain("refunded the duplicate");
     const rules = model.received().map((r) => r.rule);
-    expect(rules.filter((r) => r !== "judge")).toEqual(["agent-429", "find-customer", "list-charges", "refund-duplicate", "refunded", "question"]);
+    // The first agent request of the run is refused with a 429 and retried. Both worlds are made ahead, so which
+    // episode's agent runs first depends on which world is ready first: each episode's own requests are in order.
+    const agentRules = rules.filter((r) => r !== "judge");
+    expect(agentRules[0]).toBe("agent-429");
+    expect(agentRules.filter((r) => r !== "question" && r !== "agent-429")).toEqual(["find-customer", "list-charges", "refund-duplicate", "refunded"]);
+    expect(agentRules.filter((r) => r === "question")).toHaveLength(1);
     expect(rules.filter((r) => r === "judge")).toHaveLength(2);
     // The agent sent its tools the way Chat Completions takes them.
     const first = model.received().find((r) => r.rule === "find-customer")!.body as { tools: { type: string; function: { name: string } }[] };

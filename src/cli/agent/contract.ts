@@ -1,5 +1,5 @@
 // What an agent process is given (docs/agent-contract.md): the task on stdin and in WORLDS_TASK_JSON, the
-// world's endpoints and key in the environment. The task's shape and bytes are core/runs/task.ts (shared with
+// world's endpoints and key in the environment. The task's shape and bytes are core/pipeline/task.ts (shared with
 // hosted runs); this file is the Node side: the environment a process is started with.
 import type { CreatedWorld } from "../client";
 

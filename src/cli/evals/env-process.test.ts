@@ -133,17 +133,19 @@ describe("an environment of your own, when it misbehaves", () => {
 
   it("no answer within the timeout is an error naming the request, and the process is ended", async () => {
     const { cmd, pidFile } = envCmd("silent");
-    const p = new EnvironmentProcess(cmd, 300);
+    // Long enough for the script to be up and have written its pids on a loaded machine, before the timeout ends it.
+    const p = new EnvironmentProcess(cmd, 2000);
     const e = await rejection(p.ask(START, envStartAnswer));
-    expect(e.message).toBe(`${cmd} gave no answer to 'start' within 0.3 s`);
+    expect(e.message).toBe(`${cmd} gave no answer to 'start' within 2 s`);
     await allGone(pidFile);
     await p.close();
   }, 60_000);
 
   it("after a timeout, a late answer is never taken as the answer to the next request", async () => {
     const { cmd, pidFile } = envCmd("late");
-    // The late answer comes only after the next request, so the order is fixed whatever the machine's load.
-    const p = new EnvironmentProcess(cmd, 300);
+    // The late answer comes only after the next request, so the order is fixed whatever the machine's load; the
+    // timeout leaves the script time to be up and have written its pids first.
+    const p = new EnvironmentProcess(cmd, 2000);
     const first = await rejection(p.ask(START, envStartAnswer));
     expect(first.message).toContain("gave no answer to 'start'");
     // The stream is out of step once an answer is missing: the next request fails with that reason too.

@@ -1,6 +1,6 @@
 // What the built-in model agent says to its model first: the task JSON an agent process would read on stdin,
 // turned into the user's message, and the system prompt for the kind of world it is in. The task JSON is read
-// through zod (it is the same bytes a process agent gets, core/runs/task.ts and cli/tools/run.ts), so an
+// through zod (it is the same bytes a process agent gets, core/pipeline/task.ts and cli/tools/run.ts), so an
 // unexpected shape is a clear error, never a message of "undefined".
 import { z } from "zod";
 import type { ModelMessage } from "../models/index";
