@@ -191,8 +191,9 @@ function failureArticle(r: Results, run: RunResult, w: WorldResult): string {
 function diffTable(entries: WorldResult["evidence"]["diff"], run: RunResult, w: WorldResult): string {
   const rows = entries.map((e) => {
     const customer = typeof e.customer === "string" ? e.customer : "";
-    const anchor = diffAnchor(run.index, w.position, `${e.op} ${e.type} ${e.id}`);
-    const by = callLinks(run, w, Array.isArray(e.request_ids) ? e.request_ids.filter((x): x is string => typeof x === "string") : []);
+    const change = `${e.op} ${e.type} ${e.id}`;
+    const anchor = diffAnchor(run.index, w.position, change);
+    const by = callLinks(run, w, change);
     return `<tr id="${esc(anchor)}"><td class="op op-${esc(e.op)}">${esc(e.op)}</td><td>${esc(e.type)}</td><td><code>${esc(e.id)}</code></td><td><code>${esc(customer)}</code></td><td>${diffChange(e)}</td><td>${by}</td></tr>`;
   });
   return `<table class="diff"><tr><th>op</th><th>type</th><th>id</th><th>customer</th><th>change</th><th>by call</th></tr>${rows.join("")}</table>`;

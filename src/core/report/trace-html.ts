@@ -31,7 +31,7 @@ export function traceTable(run: RunResult, w: WorldResult, linked: ReadonlySet<s
 function stepRow(run: number, position: number, s: TraceStep, linked: ReadonlySet<string>): string {
   const tone = s.status >= 400 ? "bad" : s.changes.length > 0 ? "changed" : "";
   const changes = s.changes.map((c) => (linked.has(c) ? `<a href="#${esc(diffAnchor(run, position, c))}"><code>${esc(c)}</code></a>` : `<code>${esc(c)}</code>`)).join("<br>");
-  const within = s.within ? ` <span class="hint" title="made by tool call ${esc(s.within)}">↳</span>` : "";
+  const within = s.within !== null ? ` <span class="hint" title="made by the tool call #${s.within}">↳</span>` : "";
   return (
     `<tr id="${esc(stepAnchor(run, position, s.seq))}" class="${tone}"><td class="num">${s.seq}</td><td><span class="surface s-${esc(s.surface)}">${esc(s.surface)}</span></td>` +
     `<td>${within}<code>${esc(s.method)} ${esc(s.target)}</code></td><td><code class="json">${esc(s.args)}</code></td>` +
@@ -39,13 +39,14 @@ function stepRow(run: number, position: number, s: TraceStep, linked: ReadonlySe
   );
 }
 
-/** The calls whose requests made a diff entry, as links for its row in the diff table. */
-export function callLinks(run: RunResult, w: WorldResult, requestIds: readonly string[]): string {
+/** The calls that made a diff entry (`op type id`), as links for its row in the diff table. */
+export function callLinks(run: RunResult, w: WorldResult, change: string): string {
   const trace = traceOf(run, w);
-  if (!trace || requestIds.length === 0) return "";
-  const ids = new Set(requestIds);
-  const steps = trace.steps.filter((s) => ids.has(s.request_id));
-  return steps.map((s) => `<a href="#${esc(stepAnchor(run.index, w.position, s.seq))}">#${s.seq}</a>`).join(" ");
+  if (!trace) return "";
+  return trace.steps
+    .filter((s) => s.changes.includes(change))
+    .map((s) => `<a href="#${esc(stepAnchor(run.index, w.position, s.seq))}">#${s.seq}</a>`)
+    .join(" ");
 }
 
 /** Passed trials' calls, each closed until opened: what a passing agent did is the baseline for a failing one. */

@@ -8,7 +8,7 @@ import { traceOf, trialWord } from "./format";
 export function stepLine(s: TraceStep): string {
   const args = s.args ? ` ${s.args}` : "";
   const changes = s.changes.length ? ` [${s.changes.join("; ")}]` : "";
-  return `#${s.seq} ${s.within ? "↳ " : ""}${s.surface} ${s.method} ${s.target}${args} → ${s.status}${s.answer ? ` ${s.answer}` : ""}${changes}`;
+  return `#${s.seq} ${s.within !== null ? "↳ " : ""}${s.surface} ${s.method} ${s.target}${args} → ${s.status}${s.answer ? ` ${s.answer}` : ""}${changes}`;
 }
 
 /** A trial's calls, indented; a line saying when there were none or when the trace was cut. */

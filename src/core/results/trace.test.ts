@@ -32,7 +32,7 @@ describe("traceSteps", () => {
       [row(1, { request_id: "call_1.1", method: "POST", path: "/v1/refunds" }), row(2, { request_id: "call_1", service: "tools", method: "CALL", path: "refund", query: "via=mcp" }), row(3)],
       { entries: [{ type: "refunds", id: "re_1", op: "created", customer: "cus_1", before: null, after: {}, request_ids: ["call_1.1"] }] },
     );
-    expect(t.steps.map((s) => [s.changes, s.within])).toEqual([[["created refunds re_1"], "call_1"], [["created refunds re_1"], null], [[], null]]);
+    expect(t.steps.map((s) => [s.changes, s.within])).toEqual([[["created refunds re_1"], 2], [["created refunds re_1"], null], [[], null]]);
   });
 
   it("scrubs keys and tokens from arguments and answers", () => {

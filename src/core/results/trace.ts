@@ -11,9 +11,8 @@ export const TRACE_SURFACES = ["billing", "desk", "mcp", "tool", "person"] as co
 export type TraceSurface = (typeof TRACE_SURFACES)[number];
 
 export const traceStep = z.strictObject({
-  /** The world's order of answers, 1-based. */
+  /** The world's order of answers, 1-based. (Request ids are random, so the results never carry them here.) */
   seq: z.number().int().nonnegative(),
-  request_id: z.string(),
   surface: z.enum(TRACE_SURFACES),
   /** HTTP method, or CALL for a tool call, SAY for a person turn. */
   method: z.string(),
@@ -26,8 +25,8 @@ export const traceStep = z.strictObject({
   answer: z.string(),
   /** The diff entries this call caused, as `op type id` (what the diff table lists). */
   changes: z.array(z.string()).default([]),
-  /** The tool call that made this request (an account world's tools run through its REST twins), or null. */
-  within: z.string().nullable().default(null),
+  /** The step of the tool call that made this request (an account world's tools run through its REST twins), or null. */
+  within: z.number().int().nonnegative().nullable().default(null),
 });
 export type TraceStep = z.infer<typeof traceStep>;
 
@@ -60,7 +59,7 @@ export function traceSteps(rows: readonly TraceRow[], diff: Pick<WorldDiff, "ent
       changesOf.set(id, list);
     }
   }
-  const toolCalls = new Set(rows.filter((r) => r.service === "tools").map((r) => r.request_id));
+  const toolCalls = new Map(rows.filter((r) => r.service === "tools").map((r) => [r.request_id, r.seq]));
   const steps = rows.map((r): TraceStep => {
     const own = changesOf.get(r.request_id) ?? [];
     // A tool call made its changes through the twin requests it sent (`<call>.<n>`): the call caused them too.
@@ -68,7 +67,6 @@ export function traceSteps(rows: readonly TraceRow[], diff: Pick<WorldDiff, "ent
     const parent = r.request_id.includes(".") ? r.request_id.slice(0, r.request_id.lastIndexOf(".")) : null;
     return {
       seq: r.seq,
-      request_id: r.request_id,
       surface: surfaceOf(r),
       method: r.service === "person" ? "SAY" : r.method,
       target: r.service === "tools" ? r.path : r.path.split("?")[0],
@@ -76,7 +74,7 @@ export function traceSteps(rows: readonly TraceRow[], diff: Pick<WorldDiff, "ent
       status: r.status,
       answer: scrub(cut(answerOf(r), MAX_ANSWER_CHARS)),
       changes: [...new Set([...own, ...made])],
-      within: parent !== null && toolCalls.has(parent) ? parent : null,
+      within: parent !== null ? (toolCalls.get(parent) ?? null) : null,
     };
   });
   return { steps: bound(steps), total: rows.length };
