@@ -25,8 +25,8 @@ const SCHEMA = z.strictObject({
 
 const USAGE = "worlds model serve --script FILE [--port N] [--host H] [--quiet]";
 const SUMMARY =
-  "Serves POST /v1/chat/completions (OpenAI) and POST /v1/messages (Anthropic) from a script until Ctrl-C, and lists\n" +
-  `what it received at GET ${RECEIVED_PATH}. Point OPENAI_BASE_URL / ANTHROPIC_BASE_URL at it to run --judge with no key.`;
+  "Serves POST /v1/chat/completions and POST /v1/responses (OpenAI) and POST /v1/messages (Anthropic), streamed or\n" +
+  `not, from a script until Ctrl-C, and lists what it received at GET ${RECEIVED_PATH}. Point OPENAI_BASE_URL / ANTHROPIC_BASE_URL at it to run --judge with no key.`;
 
 export const model: Command = {
   summary: "run a scripted OpenAI/Anthropic-compatible model locally (dry runs and tests without a key)",
