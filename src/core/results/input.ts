@@ -8,6 +8,7 @@ import { RUBRIC_VERDICTS } from "../kinds/replay/rubric/record";
 import { rubricDocument } from "../rubric/schema";
 import { judgeRecord } from "../policy-judge/record";
 import { judgeRunInput } from "./judge";
+import { worldTrace } from "./trace";
 
 /**
  * Verdicts a grader gives a keyed task, worst first; null is a policy-only task's. The account grader's words
@@ -124,6 +125,8 @@ export const episodeRecord = z.strictObject({
   /** World-level checks: every invariant, changes outside the rubric. */
   checks: z.array(check).default([]),
   infra_error: infraError.nullable().default(null),
+  /** The agent's calls in the world, each with the diff entries it caused (results/trace.ts); null when not read. */
+  trace: worldTrace.nullable().default(null),
 });
 export type EpisodeRecord = z.infer<typeof episodeRecord>;
 export type EpisodeRecordInput = z.input<typeof episodeRecord>;
