@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
 import type { Results } from "../../src/core/results/index";
-import { ROOT, runCli } from "./helpers/cli";
+import { ROOT, runCli, startCli } from "./helpers/cli";
 import { assertValidResults } from "./helpers/validate-results";
 
 const TASKS = "examples/agents/selftest.tasks.yaml";
@@ -54,6 +54,24 @@ describe("worlds runs list|show", () => {
     const res = await fetch(`${server.url}/admin/runs/${id}/episodes/1/trace`, { headers: { authorization: `Bearer ${server.token}` } });
     expect(res.status).toBe(200);
     expect((await res.text()).split("\n").filter(Boolean).length).toBeGreaterThan(0);
+  });
+
+  it("worlds view --url browses the server's runs: the index and each report with the agent's calls", { timeout: 60_000 }, async () => {
+    const [run] = (await (await fetch(`${server.url}/admin/runs`, { headers: { authorization: `Bearer ${server.token}` } })).json()).data as { id: string }[];
+    const view = startCli(["view", ...against(), "--port", "0"]);
+    try {
+      const base = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(await view.waitFor(/at http:\/\/127\.0\.0\.1:\d+\//))![1];
+      const index = await (await fetch(base)).text();
+      expect(index).toContain(`href="/runs/${run.id}"`);
+      expect(index).toContain(`--url ${server.url} --mode shift --runs 2 -- node`);
+      const report = await (await fetch(new URL(`/runs/${run.id}`, base))).text();
+      // The careful agent passed every trial: its calls are there, each passed trial's closed until opened.
+      expect(report).toMatch(/<details class="passed-trace" id="p-1-1"><summary>Run 1 · SELF-1 · passed · \d+ calls<\/summary>/);
+      expect(report).toContain('<table class="trace">');
+    } finally {
+      view.child.kill("SIGINT");
+      await view.exited;
+    }
   });
 
   it("a run given its token with --token prints a replay line that names WORLDS_TOKEN, never the token, and reruns the task", { timeout: 240_000 }, async () => {

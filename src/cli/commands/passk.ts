@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { buildResults, earlyResults, serializeResults } from "../../core/results/index";
-import { renderHtml, renderJunit, renderText } from "../../core/report/index";
+import { renderExplain, renderHtml, renderJunit, renderText } from "../../core/report/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectServer, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
@@ -44,6 +44,7 @@ const DEFS: FlagDefs = {
   report: { kind: "value", placeholder: "F.html", help: "write a self-contained HTML report" },
   junit: { kind: "value", placeholder: "F.xml", help: "write a JUnit file (one testcase per task)" },
   scenario: { kind: "value", placeholder: "S", help: "a scenario name or file (default: the file's scenario:)" },
+  explain: { kind: "value", placeholder: "TASK", help: "after the results, print each trial of TASK with the agent's calls in order and what each changed" },
   ...MODEL_AGENT_FLAG_DEFS,
   ...JUDGE_FLAG_DEFS,
   ...VERDICT_FLAG_DEFS,
@@ -63,6 +64,7 @@ const SCHEMA = z.strictObject({
   "keep-worlds": flag.switch(),
   ...OUTPUT_FLAG_SHAPE,
   scenario: flag.text().optional(),
+  explain: flag.text().optional(),
   ...MODEL_AGENT_FLAG_SHAPE,
   ...JUDGE_FLAG_SHAPE,
   ...VERDICT_FLAG_SHAPE,
@@ -70,7 +72,7 @@ const SCHEMA = z.strictObject({
 
 const USAGE =
   "worlds passk --tasks F [--runs K] [--mode isolated|shift] [--task ID]... [--server auto | --url URL] [--token T]\n" +
-  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S]\n" +
+  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S] [--explain TASK]\n" +
   `                    ${JUDGE_USAGE} ${VERDICT_USAGE} -- <agent command>\n` +
   "       worlds passk --tasks F [same options] --model P:M [--model-base-url URL] [--model-budget USD] [--model-timeout S] [--turn-limit N] [--model-system F]\n" +
   "                    (no command: the built-in model agent works each task with the world's tools)\n" +
@@ -157,6 +159,9 @@ export const passk: Command = {
       const planned = planRun(compiled.seed, compiled.rubric, f.task ?? []);
       if (!planned.ok) return early(json, 2, `worlds passk: --${planned.message}`, "use a task id from the file, or its position (1, 2, ...)");
       const plan = planned.plan;
+      // Checked before any world exists: a typo in the task to explain must not cost a whole run.
+      if (f.explain !== undefined && !plan.tasks.some((t) => t.ticket.label === f.explain))
+        return early(json, 2, `worlds passk: --explain ${f.explain}: no such task in the run (its tasks: ${plan.tasks.map((t) => t.ticket.label).join(", ")})`, "name a task id from the file, as --task takes it");
       const mode = f.mode ?? compiled.file.mode ?? "isolated";
       const runs = f.runs ?? compiled.file.runs ?? 3;
       const gateProblem = gateRunsProblem(verdicts.prepared, runs);
@@ -236,6 +241,8 @@ export const passk: Command = {
       if (execution.keptWorlds.length) say(`kept worlds (--keep-worlds): ${execution.keptWorlds.join(" ")}`);
       if (json) process.stdout.write(doc);
       else process.stdout.write(textWithComparison(renderText(results), comparison));
+      // The calls go after the results (on stderr with --json, which keeps stdout one document).
+      if (f.explain !== undefined) (json ? process.stderr : process.stdout).write("\n" + renderExplain(results, f.explain));
       return results.exit_code;
     } finally {
       await server?.stop();
@@ -244,7 +251,7 @@ export const passk: Command = {
   },
 };
 
-type HostedFlags = Pick<z.infer<typeof SCHEMA>, "tasks" | "runs" | "mode" | "task" | "server" | "url" | "token" | "concurrency" | "timeout" | "json-file" | "report" | "junit" | "scenario" | "gate" | "baseline"> & JudgeFlags;
+type HostedFlags = Pick<z.infer<typeof SCHEMA>, "tasks" | "runs" | "mode" | "task" | "server" | "url" | "token" | "concurrency" | "timeout" | "json-file" | "report" | "junit" | "scenario" | "gate" | "baseline" | "explain"> & JudgeFlags;
 
 /**
  * `--agent-url`: the server runs every episode from its queue against the HTTP agent and this command follows
@@ -301,7 +308,9 @@ async function hosted(f: HostedFlags, agentUrl: string, json: boolean, env: Node
       // The server's own flags are not known here, so an undecided gate's advice names --runs instead of a full line.
       finish: (r) => {
         const done = finishVerdicts(r, verdicts.prepared, null);
-        return { results: done.results, text: (t) => textWithComparison(t, done.comparison) };
+        const explain = f.explain !== undefined ? "\n" + renderExplain(done.results, f.explain) : "";
+        if (json && explain) process.stderr.write(explain);
+        return { results: done.results, text: (t) => textWithComparison(t, done.comparison) + explain };
       },
     });
     return interrupt.exitCode() ?? code;

@@ -3,7 +3,7 @@
 // reaching it over the world's surfaces, and each run graded by the task's grader (the rubric judge and end-state
 // checks, or your own grader). Records are the shared results contract's, so an evals run reads like any crash test.
 import { isEndStateGrader, isReplayEnvironment, isRubricGrader, type EvalTask, type LoadedTask, type ReplayEnvironment, type ToolCall } from "../../core/kinds/replay/task-format/index";
-import { criteriaVerdict, evalsAgentTask, evalsGradedRecord, evalsRubric, tallyLine } from "../../core/kinds/replay/task-format/episode";
+import { agentFailedError, agentFailedRecord, criteriaVerdict, evalsAgentTask, evalsGradedRecord, evalsRubric, tallyLine } from "../../core/kinds/replay/task-format/episode";
 import type { GraderRecord } from "../../core/results/grader-record";
 import { gradeTask, type RubricJudge } from "../../core/kinds/replay/rubric/index";
 import { replayBlock, replaySeed, tallyCalls, toolCallsOfTrace } from "../../core/kinds/replay/recorded/index";
@@ -12,7 +12,8 @@ import type { BuildInputRaw, EpisodeRecordInput, ServerEnv } from "../../core/re
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import type { AgentOutcome } from "../agent/runner";
 import type { EpisodeResult, WorldView } from "../episode/episode";
-import { episodeRecordOf, runEpisodes, type AgentRunOptions } from "../episode/loop";
+import { agentRecord, episodeRecordOf, runEpisodes, type AgentRunOptions } from "../episode/loop";
+import { inProcessOf } from "../episode/in-process";
 import type { OwnEnvironments } from "./environment";
 import { gradeWithProcess } from "./own-process";
 
@@ -39,6 +40,8 @@ export interface EvalsRunOptions extends AgentRunOptions {
 interface EvalsGrade {
   record: GraderRecord;
   notes: string[];
+  /** Why the trial was not graded though it ran: its agent failed (reward 0). */
+  error: string | null;
   episode: { transcript: TranscriptMessage[]; tool_calls: ToolCall[]; output: string | null };
 }
 
@@ -109,6 +112,9 @@ async function grade(o: EvalsRunOptions, t: LoadedTask, view: WorldView, agent: 
     // did cannot be judged against it, so the trial is not graded rather than blamed on the agent.
     if (s.error) throw new Error(`the environment broke during the trial, so it was not graded: ${s.error}`);
   }
+  // A crashed, timed-out or killed agent ends its trial at reward 0 with why: the judge is not asked.
+  const failed = agentFailedError({ ...agentRecord(agent), error: inProcessOf(agent)?.error ?? null }, agent.stderr);
+  if (failed) return { record: agentFailedRecord(task, failed), notes, error: failed, episode: { transcript, tool_calls, output } };
   let record: GraderRecord;
   if (isRubricGrader(task.grader) || isEndStateGrader(task.grader)) {
     const r = await gradeTask(o.judge, task, { transcript, tool_calls, output });
@@ -120,7 +126,7 @@ async function grade(o: EvalsRunOptions, t: LoadedTask, view: WorldView, agent: 
     if (!r.ok) throw new Error(`your grader could not grade: ${r.message}`);
     record = r.record;
   }
-  return { record, notes, episode: { transcript, tool_calls, output } };
+  return { record, notes, error: null, episode: { transcript, tool_calls, output } };
 }
 
 function trialDetail(run: number, task: string, record: EpisodeRecordInput, ep: EpisodeResult<EvalsGrade>): TrialDetail {
@@ -139,7 +145,7 @@ function trialDetail(run: number, task: string, record: EpisodeRecordInput, ep: 
     transcript: g?.episode.transcript ?? [],
     tool_calls: g?.episode.tool_calls ?? [],
     output: g?.episode.output ?? (ep.agent?.reply || null),
-    error: record.infra_error ? `${record.infra_error.stage}: ${record.infra_error.message}` : null,
+    error: record.infra_error ? `${record.infra_error.stage}: ${record.infra_error.message}` : (g?.error ?? null),
   };
 }
 

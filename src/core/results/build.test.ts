@@ -229,3 +229,13 @@ describe("input validation", () => {
     expect(() => buildResults(unknown)).toThrow(/ticket 9, which the rubric does not have/);
   });
 });
+
+describe("rerun", () => {
+  it("names the run's kind and the command that runs it all again", () => {
+    expect(buildResults(syntheticInput()).rerun).toEqual({ kind: "account", command: "worlds passk --tasks worlds/tasks.yaml --server auto --runs 3 -- node 'examples/agents/my agent.mjs' --say 'it'\\''s'" });
+    const tools = syntheticInput({ invocation: { agent_command: ["node", "a.mjs"], server_flags: [], replay_flags: [], source_flags: ["--config", "worlds/tools.yaml"], command: ["tools", "run"] } });
+    expect(buildResults(tools).rerun).toEqual({ kind: "tools", command: "worlds tools run --config worlds/tools.yaml --runs 3 -- node a.mjs" });
+    const family = syntheticInput({ invocation: { agent_command: ["node", "a.mjs"], server_flags: [], replay_flags: [], source_flags: ["--family", "refunds"], command: ["passk"] } });
+    expect(buildResults(family).rerun.kind).toBe("family");
+  });
+});

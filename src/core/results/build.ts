@@ -21,6 +21,7 @@ import {
   type TrapClassStats,
   type WorldResult,
   type WorstTask,
+  type RunKind,
 } from "./types";
 
 export const SUCCESS_RULE =
@@ -75,7 +76,7 @@ function build(input: BuildInput): Results {
       if (agentProblem) episodeProblems.push(`${where}: the agent ${agentProblem}`);
       for (const c of checks) if (!c.held) episodeProblems.push(`${where}: check ${c.name} failed${c.detail ? ` (${c.detail})` : ""}`);
       dollars += sum(checks.map((c) => c.dollars_wrong_cents));
-      for (const ticketId of ep.tickets) {
+      for (const [n, ticketId] of ep.tickets.entries()) {
         const ticket = byId.get(ticketId)!;
         const grade = infra ? undefined : ep.grades.find((g) => g.ticket === ticketId);
         const verdict = infra ? INFRA_ERROR : grade!.verdict;
@@ -87,6 +88,7 @@ function build(input: BuildInput): Results {
           verdict: keyed(ticket) || infra ? verdict : null,
           passed,
           dollars_wrong_cents: grade?.dollars_wrong_cents ?? 0,
+          ...(grade && grade.reward !== null ? { reward: grade.reward } : {}),
           reply: grade?.reply != null ? replyExcerpt(grade.reply, grade.reply_bytes) : null,
           status_after: grade?.status_after ?? null,
           evidence: copyEvidence(grade?.evidence),
@@ -95,6 +97,7 @@ function build(input: BuildInput): Results {
           checks,
           infra_error: infra,
           judge: worldJudge(grade?.judge, keyed(ticket), infra ? INFRA_ERROR : grade!.verdict),
+          trace: n === 0 ? ep.trace : null,
         };
         dollars += entry.dollars_wrong_cents;
         worlds.push(entry);
@@ -153,7 +156,23 @@ function build(input: BuildInput): Results {
     crash_test: crash,
     judge: judgeBlock(input.judge, runs, new Set(tickets.filter(keyed).map((t) => t.id))),
     runs,
+    rerun: { kind: runKind(input), command: rerunLine(input) },
   };
+}
+
+/** The kind of world the run was on, read from the command that made it (passk --family is a family's). */
+function runKind(input: Pick<BuildInput, "invocation">): RunKind {
+  const [first] = input.invocation.command ?? ["passk"];
+  if (first === "tools" || first === "evals" || first === "family") return first;
+  return input.invocation.source_flags?.includes("--family") ? "family" : "account";
+}
+
+/** The command that runs the whole run again: every task, as many repetitions as were asked. */
+export function rerunLine(input: Pick<BuildInput, "tasks" | "invocation" | "runs_requested">): string {
+  const { server_flags, replay_flags, agent_command, agent_flags, source_flags, command } = input.invocation;
+  const source = source_flags ?? ["--tasks", input.tasks.file];
+  const agent = agent_flags ?? ["--", ...agent_command];
+  return shellLine(["worlds", ...(command ?? ["passk"]), ...source, ...server_flags, ...replay_flags, "--runs", String(input.runs_requested), ...agent]);
 }
 
 function checkEpisodes(episodes: EpisodeRecord[], byId: Map<number, RubricTicket>): void {
@@ -211,6 +230,12 @@ function failureSummary(tasks: TaskStats[], runLevel: Map<string, number[]>, cur
   return lines;
 }
 
+/** A task's mean reward, only where its grader gives rewards (other kinds' results keep their shape). */
+function meanReward(trials: Trial[]): { mean_reward?: number } {
+  const rewards = trials.map((x) => x.entry.reward).filter((r): r is number => typeof r === "number");
+  return rewards.length ? { mean_reward: round(sum(rewards) / rewards.length) } : {};
+}
+
 function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes: number[]): TaskStats {
   const n = trials.length;
   const c = trials.filter((x) => x.entry.passed === true).length;
@@ -232,6 +257,7 @@ function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes
     pass_hat_k: isKeyed && n > 0 ? range(n).map((k) => ({ k, value: round(passHatK(n, c, k)) })) : null,
     verdicts: runIndexes.map((r) => byRun.get(r)?.verdict ?? null),
     dollars_wrong_cents: sum(trials.map((x) => x.entry.dollars_wrong_cents)),
+    ...meanReward(trials),
     flaky: isKeyed && isFlaky(outcomes),
     pattern: isKeyed ? runIndexes.map((r) => trialMark(byRun.get(r))).join("") : "",
   };

@@ -9,3 +9,4 @@ export { serializeResults } from "./serialize";
 export { commandLine, shellLine, shellQuote } from "./shell";
 export { signalExitCode } from "./signals";
 export * from "./types";
+export { MAX_TRACE_STEPS, scrub, traceStep, traceSteps, worldTrace, TRACE_SURFACES, type TraceStep, type TraceSurface, type WorldTrace } from "./trace";

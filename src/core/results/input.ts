@@ -8,6 +8,7 @@ import { RUBRIC_VERDICTS } from "../kinds/replay/rubric/record";
 import { rubricDocument } from "../rubric/schema";
 import { judgeRecord } from "../policy-judge/record";
 import { judgeRunInput } from "./judge";
+import { worldTrace } from "./trace";
 
 /**
  * Verdicts a grader gives a keyed task, worst first; null is a policy-only task's. The account grader's words
@@ -58,6 +59,8 @@ export const taskGrade = z.strictObject({
   ticket: z.number().int().positive(),
   verdict: graderVerdict.nullable(),
   dollars_wrong_cents: cents.default(0),
+  /** The grader's reward, 0 to 1 (a rubric's share met); null for a grader that only passes or fails. */
+  reward: z.number().min(0).max(1).nullable().default(null),
   /** The reply graded: the agent's stdout in isolated mode, its desk reply in shift mode. */
   reply: z.string().nullable().default(null),
   /** Size in UTF-8 bytes of the whole reply as produced, when more was produced than kept. */
@@ -122,6 +125,8 @@ export const episodeRecord = z.strictObject({
   /** World-level checks: every invariant, changes outside the rubric. */
   checks: z.array(check).default([]),
   infra_error: infraError.nullable().default(null),
+  /** The agent's calls in the world, each with the diff entries it caused (results/trace.ts); null when not read. */
+  trace: worldTrace.nullable().default(null),
 });
 export type EpisodeRecord = z.infer<typeof episodeRecord>;
 export type EpisodeRecordInput = z.input<typeof episodeRecord>;
