@@ -74,6 +74,21 @@ describe("worlds runs list|show", () => {
     }
   });
 
+  it("a run given its token with --token prints a replay line that names WORLDS_TOKEN, never the token, and reruns the task", { timeout: 240_000 }, async () => {
+    const liar = ["node", join(ROOT, "examples", "agents", "liar.mjs")];
+    const first = await runCli(["passk", "--tasks", TASKS, ...against(), "--task", "SELF-1", "--runs", "1", "--json", "--", ...liar], { timeoutMs: 180_000 });
+    expect(first.code, first.stderr).toBe(1);
+    const replay = (JSON.parse(first.stdout) as Results).crash_test.worst_task!.replay;
+    expect(replay).toBe(`WORLDS_TOKEN=… worlds passk --tasks ${TASKS} --url ${server.url} --task SELF-1 --runs 1 -- ${liar.join(" ")}`);
+    expect(first.stdout).not.toContain(server.token);
+    // As printed, with the variable it names set: the same task, the same verdict.
+    const [assignment, worlds, ...args] = replay.split(" ");
+    expect([assignment, worlds]).toEqual(["WORLDS_TOKEN=…", "worlds"]);
+    const again = await runCli([...args.slice(0, args.indexOf("--")), "--json", ...args.slice(args.indexOf("--"))], { env: { WORLDS_TOKEN: server.token }, timeoutMs: 180_000 });
+    expect(again.code, again.stderr).toBe(1);
+    expect((JSON.parse(again.stdout) as Results).runs[0]!.worlds.map((w) => [w.task, w.verdict])).toEqual([["SELF-1", "false_claim"]]);
+  });
+
   it("refuses --server auto (a fresh server has no runs), a missing server or token, and an unknown run", async () => {
     const auto = await runCli(["runs", "list", "--server", "auto"]);
     expect(auto.code).toBe(2);

@@ -2,7 +2,7 @@
 // mini_refunds) is copied and one thing changed per case; the file rules are read in-process, the world rules
 // (gold passes on a fresh world, verify fails on an untouched one) through the real CLI and local server, and
 // the bundled starter family is validated whole, its gold chains replayed on real worlds.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -73,6 +73,26 @@ describe("family rules on the files", () => {
     expect(nested[0].message).toContain("a tier nested inside another");
     const stray = only(await problems(copy((d) => writeFileSync(join(d, "mini_refunds_t0", "gen_db.py"), "print(1)\n"))), "layout");
     expect(stray[0].message).toContain("gen_db.py: a tier folder holds tier.yaml, instruction.md only");
+  });
+
+  it("layout: a tier folder linked to itself is a problem line and exit 2 in validate and passk --family, not an ELOOP trace", async () => {
+    const dir = copy((d) => {
+      symlinkSync("mini_refunds_t9", join(d, "mini_refunds_t9"));
+      symlinkSync("mini_refunds_t0", join(d, "mini_refunds_t0", "mini_refunds_t0"));
+    });
+    const loops = only(await problems(dir), "layout");
+    expect(loops.map((p) => [p.tier, p.message])).toEqual([
+      ["mini_refunds_t0", `${join(dir, "mini_refunds_t0", "mini_refunds_t0")} is a symbolic link that leads nowhere (it leads back to itself); a family holds real folders and files`],
+      [null, `${join(dir, "mini_refunds_t9")} is a symbolic link that leads nowhere (it leads back to itself); a family holds real folders and files`],
+    ]);
+    const validate = await runCli(["family", "validate", dir, "--offline"]);
+    expect(validate.code, validate.stderr).toBe(2);
+    expect(validate.stdout).toContain("mini_refunds_t9 is a symbolic link that leads nowhere");
+    expect(validate.stderr + validate.stdout).not.toContain("ELOOP");
+    const passk = await runCli(["passk", "--family", dir, "--", "true"]);
+    expect(passk.code, passk.stderr).toBe(2);
+    expect(passk.stderr).toContain("mini_refunds_t9 is a symbolic link that leads nowhere");
+    expect(passk.stderr).not.toContain("ELOOP");
   });
 
   it("names: a wrong parent and a gap in the tiers", async () => {

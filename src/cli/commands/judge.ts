@@ -56,7 +56,7 @@ export const judge: Command = {
     let server: ConnectedServer | null = null;
     try {
       try {
-        server = await connectServer({ auto: f.server === "auto" || (!f.url && !process.env.WORLDS_URL), url: f.url, token: f.token }, interrupt);
+        server = await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt);
       } catch (e) {
         if (e instanceof ServerSetupError) return fail(e.exitCode, e.message, e.nextAction);
         throw e;

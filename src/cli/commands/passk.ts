@@ -105,7 +105,7 @@ export const passk: Command = {
           if (args.command && args.command.length > 0) throw new FlagError("passk", "--agent-url and an agent command after '--' name two agents; pick one.");
           if (args.flags["keep-worlds"]) throw new FlagError("passk", "--keep-worlds does not apply to a hosted run (--agent-url): the server destroys each world once it is graded.");
         } else if (!args.command || args.command.length === 0)
-          throw new FlagError("passk", "no agent command: put it after '--', e.g. worlds passk --tasks worlds/tasks.yaml --server auto -- node agent.mjs (or run the built-in model agent with --model P:M)");
+          throw new FlagError("passk", "no agent command: put it after '--', e.g. worlds passk --tasks worlds/tasks.yaml -- node agent.mjs (or run the built-in model agent with --model P:M)");
       }
     } catch (e) {
       if (e instanceof FlagError) return early(argv.includes("--json"), 2, `worlds passk: ${e.message}`, "run 'worlds passk --help' for its options");
@@ -208,7 +208,7 @@ export const passk: Command = {
         runs_requested: runs,
         tasks: { file: source, hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: f.tasks ? packName(f.tasks, compiled.hashes.file) : null },
         rubric: plan.rubric,
-        invocation: { agent_command: [...agent], ...(modelAgent ? { agent_flags: modelAgent.replayFlags } : {}), server_flags: server.flags, replay_flags: replayFlags, ...(f.tasks ? {} : { source_flags: ["--seed", f.seed!, "--rubric", f.rubric!] }) },
+        invocation: { agent_command: [...agent], ...(modelAgent ? { agent_flags: modelAgent.replayFlags } : {}), server_flags: server.flags, server_env: server.env, replay_flags: replayFlags, ...(f.tasks ? {} : { source_flags: ["--seed", f.seed!, "--rubric", f.rubric!] }) },
         episodes: execution.episodes,
         run_checks: execution.runChecks,
         interrupted: interrupt.received() ? { signal: interrupt.received()! } : null,
@@ -217,7 +217,7 @@ export const passk: Command = {
       });
       const sourceFlags = f.tasks ? ["--tasks", f.tasks] : ["--seed", f.seed!, "--rubric", f.rubric!];
       const rerun = modelAgent ? { replayFlags: [...replayFlags, ...modelAgent.replayFlags], agent: [] } : { replayFlags, agent };
-      const { results, comparison } = finishVerdicts(built, verdicts.prepared, { source: sourceFlags, serverFlags: server.flags, only: f.task ?? [], ...rerun });
+      const { results, comparison } = finishVerdicts(built, verdicts.prepared, { source: sourceFlags, serverFlags: server.flags, serverEnv: server.env, only: f.task ?? [], ...rerun });
 
       // An interrupted run is partial and the user is waiting to get their terminal back: it is not registered.
       const registered = interrupt.received() ? null : await registerRun({

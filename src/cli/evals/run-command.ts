@@ -154,11 +154,11 @@ async function run(argv: string[]): Promise<number> {
     if (agent.model) err(agent.model.summary() + "\n");
     const fileHash = await sha256Hex(new Uint8Array(readFileSync(file)));
     const results = buildResults(
-      await buildEvalsInput({ file, fileHash, tasks: runnable, runs, argv: agent.argv, agentFlags: agent.model?.replayFlags ?? agent.http?.label ?? agent.code?.label, serverFlags: server.flags, replayFlags: replayFlags(f, person), episodes, interrupted: interrupt.received() ?? null }),
+      await buildEvalsInput({ file, fileHash, tasks: runnable, runs, argv: agent.argv, agentFlags: agent.model?.replayFlags ?? agent.http?.label ?? agent.code?.label, serverFlags: server.flags, serverEnv: server.env, replayFlags: replayFlags(f, person), episodes, interrupted: interrupt.received() ?? null }),
     );
     const written = writeOutputs(results, { "json-file": jsonPath, report: f.report, junit: f.junit });
     written.push(...writeTrialFiles(jsonPath, file, runnable.map((t) => t.task.slug), runs, details));
-    out(f.json ? JSON.stringify(results, null, 2) + "\n" : renderText(results));
+    out(f.json ? JSON.stringify(results, null, 2) + "\n" : renderText(results, "evals"));
     for (const w of written) err(`wrote ${w}\n`);
     return interrupt.received() ? (interrupt.exitCode() ?? results.exit_code) : results.exit_code;
   } finally {

@@ -8,7 +8,7 @@ import type { GraderRecord } from "../../core/results/grader-record";
 import { gradeTask, type RubricJudge } from "../../core/kinds/replay/rubric/index";
 import { replayBlock, replaySeed, tallyCalls, toolCallsOfTrace } from "../../core/kinds/replay/recorded/index";
 import { transcriptOf, type TranscriptMessage } from "../../core/kinds/replay/person/transcript";
-import type { BuildInputRaw, EpisodeRecordInput } from "../../core/results/index";
+import type { BuildInputRaw, EpisodeRecordInput, ServerEnv } from "../../core/results/index";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import type { AgentOutcome } from "../agent/runner";
 import type { EpisodeResult, WorldView } from "../episode/episode";
@@ -149,7 +149,7 @@ function trialDetail(run: number, task: string, record: EpisodeRecordInput, ep: 
   };
 }
 
-export async function buildEvalsInput(o: { file: string; fileHash: string; tasks: LoadedTask[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; replayFlags: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
+export async function buildEvalsInput(o: { file: string; fileHash: string; tasks: LoadedTask[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; serverEnv: ServerEnv; replayFlags: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
   const tasks = o.tasks.map((t) => t.task);
   const seedHash = await sha256Hex(canonicalJson(tasks.map((t) => t.environment)));
   const rubric = evalsRubric({ name: o.file, hash: seedHash }, tasks);
@@ -158,7 +158,7 @@ export async function buildEvalsInput(o: { file: string; fileHash: string; tasks
     runs_requested: o.runs,
     tasks: { file: o.file, hashes: { file: o.fileHash, seed: seedHash, rubric: await sha256Hex(canonicalJson(rubric)) }, pack: null },
     rubric,
-    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, replay_flags: o.replayFlags, source_flags: [o.file], command: ["evals", "run"] },
+    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, server_env: o.serverEnv, replay_flags: o.replayFlags, source_flags: [o.file], command: ["evals", "run"] },
     episodes: o.episodes,
     interrupted: o.interrupted ? { signal: o.interrupted } : null,
   };

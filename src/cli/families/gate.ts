@@ -40,7 +40,7 @@ export async function runTiers(s: TierRunSpec): Promise<Results> {
     onEpisode: s.quiet ? undefined : (done) => process.stderr.write(`\r  ${done}/${total} episodes`),
   });
   if (!s.quiet) process.stderr.write("\n");
-  return buildResults(await buildFamilyInput({ fam: s.fam, tiers: s.tiers, runs: s.runs, argv: s.argv, agentFlags: s.agentFlags, serverFlags: s.server.flags, sourceFlags: s.sourceFlags, replayFlags: s.replayFlags, command: s.command, episodes: episodes, interrupted: s.interrupt.received() ?? null }));
+  return buildResults(await buildFamilyInput({ fam: s.fam, tiers: s.tiers, runs: s.runs, argv: s.argv, agentFlags: s.agentFlags, serverFlags: s.server.flags, serverEnv: s.server.env, sourceFlags: s.sourceFlags, replayFlags: s.replayFlags, command: s.command, episodes: episodes, interrupted: s.interrupt.received() ?? null }));
 }
 
 /** Each tier's measured rate from the results: the crash test's per-task counts (tiers are its tasks). */

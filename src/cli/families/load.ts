@@ -107,7 +107,12 @@ export async function loadFamily(dir: string): Promise<LoadedFamily> {
   const tiers: LoadedTier[] = [];
   for (const entry of readdirSync(dir).sort(byTier)) {
     const path = join(dir, entry);
-    const isDir = statSync(path).isDirectory();
+    const kind = entryKind(path);
+    if (kind === "loop" || kind === "missing") {
+      problems.push({ tier: null, rule: "layout", message: danglingLink(path, kind) });
+      continue;
+    }
+    const isDir = kind === "dir";
     // The gate runs' results, which the tiers' pass rates name (calibration.ts).
     if (isDir && entry === RUNS_DIR) continue;
     if (!isDir) {
@@ -143,6 +148,25 @@ async function readToolFile(dir: string, doc: FamilyDocument, problems: FamilyPr
   }
 }
 
+/**
+ * A folder entry as what it leads to. A symbolic link is followed (a shared seed.json may be one), but one that
+ * resolves to nothing (a link to itself: ELOOP, or to a missing path) is a layout problem, never a thrown stat.
+ */
+function entryKind(path: string): "dir" | "file" | "loop" | "missing" {
+  try {
+    return statSync(path).isDirectory() ? "dir" : "file";
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return "loop";
+    if (code === "ENOENT" || code === "ENOTDIR") return "missing";
+    throw e;
+  }
+}
+
+function danglingLink(path: string, kind: "loop" | "missing"): string {
+  return `${path} is a symbolic link that leads nowhere (${kind === "loop" ? "it leads back to itself" : "its target does not exist"}); a family holds real folders and files`;
+}
+
 function byTier(a: string, b: string): number {
   const n = (s: string) => Number(/_t(\d+)$/.exec(s)?.[1] ?? -1);
   return n(a) - n(b) || a.localeCompare(b);
@@ -163,7 +187,9 @@ async function loadTier(dir: string, folder: string, family: FamilyDocument | nu
   const allowed = new Set([TIER_FILE, INSTRUCTION_FILE, ...(usesSeedFile ? [SEED_FILE] : [])]);
   for (const entry of readdirSync(dir).sort()) {
     const p = join(dir, entry);
-    if (statSync(p).isDirectory()) add("layout", `${p}: a tier folder holds no folders${/_t\d+$/.test(entry) ? " (a tier nested inside another: copy with cp -rT)" : ""}`);
+    const kind = entryKind(p);
+    if (kind === "loop" || kind === "missing") add("layout", danglingLink(p, kind));
+    else if (kind === "dir") add("layout", `${p}: a tier folder holds no folders${/_t\d+$/.test(entry) ? " (a tier nested inside another: copy with cp -rT)" : ""}`);
     else if (!allowed.has(entry)) add("layout", `${p}: a tier folder holds ${[...allowed].join(", ")} only`);
   }
   if (usesSeedFile && !existsSync(join(dir, SEED_FILE))) add("layout", `${join(dir, SEED_FILE)} is missing (the seed names it)`);

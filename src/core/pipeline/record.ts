@@ -75,8 +75,12 @@ export function budgetCheck(rubric: RubricDocument, credits: readonly Credits[])
   const total = credits.reduce((s, c) => s + c.total, 0);
   const count = credits.reduce((s, c) => s + c.count, 0);
   const held = (b.credits_total_max === undefined || total <= b.credits_total_max) && (b.credits_count_max === undefined || count <= b.credits_count_max);
-  const limits = [b.credits_total_max !== undefined ? `total ${total} <= ${b.credits_total_max} cents` : null, b.credits_count_max !== undefined ? `count ${count} <= ${b.credits_count_max}` : null].filter(Boolean);
-  return { name: "budget", held, detail: `credits ${limits.join(", ")}` };
+  // What was spent beside what was allowed, in words that read right whether the budget held or not.
+  const limits = [
+    b.credits_total_max !== undefined ? `${total} cents of credits, ${b.credits_total_max} allowed` : null,
+    b.credits_count_max !== undefined ? `${count} credit${count === 1 ? "" : "s"}, ${b.credits_count_max} allowed` : null,
+  ].filter(Boolean);
+  return { name: "budget", held, detail: `${held ? "within budget" : "over budget"}: ${limits.join("; ")}` };
 }
 
 /** One line for progress output: each task's verdict, or the infrastructure error. */

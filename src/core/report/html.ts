@@ -167,6 +167,8 @@ function failureArticle(r: Results, run: RunResult, w: WorldResult): string {
   const facts: string[] = [
     `<dt>subject</dt><dd>${esc(item.subject)}</dd>`,
     `<dt>expected</dt><dd>${esc(item.expected ?? "policy-only")}</dd>`,
+    // What the export kept beside the ticket (assignee, group, custom fields): who to ask about it.
+    ...(item.metadata ? [`<dt>from the source</dt><dd class="metadata">${Object.entries(item.metadata).map(([k, v]) => `${esc(k)}: ${esc(String(v))}`).join(" · ")}</dd>`] : []),
     `<dt>world</dt><dd><code>${esc(w.world ?? "none")}</code></dd>`,
   ];
   const agent = agentFailure(w.agent);

@@ -2,6 +2,7 @@
 // input gives the same bytes (fixed key order, file order, run order; no clock unless one is passed in).
 import type { RubricTicket } from "../rubric/schema";
 import { canonicalJson } from "../util/canonical";
+import { dict } from "../util/safe-tree";
 import { isFlaky, passHatK, pickWorst, wilson } from "../stats/index";
 import { decide, type DecisionFacts, type Tally } from "./decide";
 import { replyExcerpt } from "./excerpt";
@@ -9,7 +10,7 @@ import { buildInput, INFRA_ERROR, type BuildInput, type BuildInputRaw, type Chec
 import { formatMoney } from "./money";
 import { judgeBlock, worldJudge } from "./judge";
 import { neverPassed, trialMark } from "./pattern";
-import { shellLine } from "./shell";
+import { commandLine, shellLine } from "./shell";
 import {
   RESULTS_SCHEMA,
   type CrashTest,
@@ -247,6 +248,7 @@ function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes
     id: t.label,
     position: t.id,
     keyed: isKeyed,
+    graded: isKeyed,
     trials: n,
     passed: c,
     infra_errors: infra,
@@ -358,17 +360,17 @@ function worstTask(tasks: TaskStats[], tickets: RubricTicket[], input: BuildInpu
 
 /** The exact command that reruns one task once, with the server and the flags that shaped the episode. */
 export function replayLine(input: Pick<BuildInput, "tasks" | "invocation">, taskId: string): string {
-  const { server_flags, replay_flags, agent_command, agent_flags, source_flags, command } = input.invocation;
+  const { server_flags, server_env, replay_flags, agent_command, agent_flags, source_flags, command } = input.invocation;
   const source = source_flags ?? ["--tasks", input.tasks.file];
   const agent = agent_flags ?? ["--", ...agent_command];
-  return shellLine(["worlds", ...(command ?? ["passk"]), ...source, ...server_flags, ...replay_flags, "--task", taskId, "--runs", "1", ...agent]);
+  return commandLine(server_env, ["worlds", ...(command ?? ["passk"]), ...source, ...server_flags, ...replay_flags, "--task", taskId, "--runs", "1", ...agent]);
 }
 
 function suggestedCommands(input: BuildInput): { doctor: string } {
   // A built-in agent (--model) has no command for doctor to start; what stopped it is on each world's agent.
   if (input.invocation.agent_flags)
-    return { doctor: `${shellLine(["worlds", "doctor", ...input.invocation.server_flags])} checks the server; the model agent's own errors are each world's agent.error and evidence notes` };
-  return { doctor: shellLine(["worlds", "doctor", ...input.invocation.server_flags, "--", ...input.invocation.agent_command]) };
+    return { doctor: `${commandLine(input.invocation.server_env, ["worlds", "doctor", ...input.invocation.server_flags])} checks the server; the model agent's own errors are each world's agent.error and evidence notes` };
+  return { doctor: commandLine(input.invocation.server_env, ["worlds", "doctor", ...input.invocation.server_flags, "--", ...input.invocation.agent_command]) };
 }
 
 function decisionFacts(
@@ -416,7 +418,7 @@ function decisionFacts(
 }
 
 function taskItem(t: RubricTicket): TaskItem {
-  return { id: t.label, position: t.id, subject: t.subject, keyed: t.expect !== null, expected: t.expect?.line ?? null, trap_class: t.trap_class };
+  return { id: t.label, position: t.id, subject: t.subject, keyed: t.expect !== null, graded: t.expect !== null, expected: t.expect?.line ?? null, trap_class: t.trap_class, metadata: t.metadata ? Object.assign(dict<string | number | boolean | null>(), t.metadata) : null };
 }
 
 function copyCheck(c: Check): Check {

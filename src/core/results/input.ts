@@ -133,6 +133,10 @@ export type EpisodeRecordInput = z.input<typeof episodeRecord>;
 
 export const SETUP_STATUSES = ["configuration_incomplete", "setup_failed"] as const;
 
+/** Variables a suggested command line sets before `worlds`, by name only. */
+export const serverEnv = z.array(z.enum(["WORLDS_TOKEN"]));
+export type ServerEnv = z.infer<typeof serverEnv>;
+
 export const buildInput = z.strictObject({
   mode: z.enum(["isolated", "shift"]),
   runs_requested: z.number().int().positive(),
@@ -147,8 +151,10 @@ export const buildInput = z.strictObject({
   invocation: z.strictObject({
     /** The agent command as argv (what followed `--`). */
     agent_command: z.array(z.string()).min(1),
-    /** Flags naming the server (`--server auto`, `--url URL`), kept on every suggested command. Never a token. */
+    /** Flags naming the server (`--url URL`; none for a local run), kept on every suggested command. Never a token. */
     server_flags: z.array(z.string()).default([]),
+    /** Variables a suggested command needs set first (the token given as --token): named on the line as `NAME=…`, never valued. */
+    server_env: serverEnv.default([]),
     /** Other flags a replay must keep to reproduce the episode (`--mode shift`, `--timeout 60`, `--scenario S`). */
     replay_flags: z.array(z.string()).default([]),
     /** How the run named its tasks, when not `--tasks <file>` (a library shift: `--seed S --rubric R`). */

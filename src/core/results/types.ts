@@ -57,9 +57,13 @@ export interface TaskItem {
   position: number;
   subject: string;
   keyed: boolean;
+  /** Whether the key grades it: false for a policy-only task, whose verdict is null (the judge's is its only grade). */
+  graded: boolean;
   /** The expected line as written; null for a policy-only task. */
   expected: string | null;
   trap_class: string | null;
+  /** What the task's source kept beside it (an export's assignee, tags as written, custom fields); null when none. */
+  metadata: Record<string, string | number | boolean | null> | null;
 }
 
 export interface RunResult {
@@ -159,6 +163,8 @@ export interface TaskStats {
   id: string;
   position: number;
   keyed: boolean;
+  /** As the task item's: false for a policy-only task. */
+  graded: boolean;
   trials: number;
   passed: number;
   infra_errors: number;
