@@ -3,13 +3,13 @@
 // the agent costs with no worlds at all). Then the CLI's peak RSS over 100 and 1,000 episodes (memory should
 // stay flat). Everything goes through the built CLI against one `worlds serve`, as a user would run it.
 // Usage: node bench/harness-overhead.mjs [--concurrency N] [--skip-rss | --rss-only]
-import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fmt, startServer } from "./lib/server.mjs";
 import { noopTasksFile } from "./lib/noop-tasks.mjs";
+import { timed as runTimed } from "./lib/run.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -20,18 +20,7 @@ const WAITS = ["sleep", "0.2"];
 
 const tasksFile = (n) => noopTasksFile(n);
 
-function timed(cmd, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ ms: performance.now() - t0, code, out, err }));
-  });
-}
+const timed = (cmd, args, env = {}) => runTimed(cmd, args, { cwd: root, env });
 
 async function bareSpawns(n, c, agent = NOOP) {
   const t0 = performance.now();

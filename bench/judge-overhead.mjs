@@ -5,12 +5,12 @@
 //   - judge, cached: the same judgements again, answered from .worlds/cache;
 //   - judge, 300 ms model: a model that takes time, to show the judging overlaps with the next episodes.
 // Usage: node bench/judge-overhead.mjs [--rounds N] [--concurrency N]
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fmt, startScriptedModel, startServer } from "./lib/server.mjs";
+import { timed } from "./lib/run.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -41,18 +41,7 @@ const script = join(dir, "judge.script.yaml");
 const answer = "{ verdict: pass, findings: [{ rule: 'Answer questions without changing anything on the account.', evidence: 'no changes', why: 'Nothing was changed.', followed: true }] }";
 writeFileSync(script, ["version: 1", "rules:", "  - when: { model: gpt-4.1-nano }", "    latency_ms: 300", `    respond: { json: ${answer} }`, "  - respond:", `      json: ${answer}`, ""].join("\n"));
 
-function run(args, env = {}, cwd = root) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [join(root, "bin", "worlds.mjs"), ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ ms: performance.now() - t0, code, out, err }));
-  });
-}
+const run = (args, env = {}, cwd = root) => timed(process.execPath, [join(root, "bin", "worlds.mjs"), ...args], { cwd, env });
 
 const server = await startServer();
 const model = await startScriptedModel(script);

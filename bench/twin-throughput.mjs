@@ -1,6 +1,7 @@
 // Twin throughput with 8 concurrent clients through `worlds serve` (what users run): GET /v1/customers/:id,
 // GET /v1/invoices?limit=100 and POST /v1/refunds, each as a ratio to GET /health on the same server in the same
-// run (the runtime's floor). Usage: node bench/twin-throughput.mjs [--seconds S] [--rounds R] [--clients N] [--client http|fetch]
+// run (the runtime's floor); and the cached read against a no-op Durable Object round trip (the floor of anything
+// a world answers: the Worker's route, one RPC into a world's object that reads nothing, and back). Usage: node bench/twin-throughput.mjs [--seconds S] [--rounds R] [--clients N] [--client http|fetch]
 import { startServer, fmt } from "./lib/server.mjs";
 import { httpLoad } from "./lib/http-load.mjs";
 
@@ -11,6 +12,8 @@ const clients = arg("--clients", 8);
 const clientKind = process.argv.includes("--client") ? process.argv[process.argv.indexOf("--client") + 1] : "http";
 if (!["http", "fetch"].includes(clientKind)) throw new Error("--client is http or fetch");
 const server = await startServer();
+const DO_FLOOR = "(floor) no-op DO round trip";
+const READ = "GET /v1/customers/:id";
 const admin = { authorization: `Bearer ${server.token}`, "content-type": "application/json" };
 
 // The clients are node:http with keep-alive, as the official stripe client sends its requests (fetch costs the
@@ -24,8 +27,12 @@ try {
   const refundBody = new URLSearchParams({ charge: "ch_AcmeCobalt2604", amount: "1" }).toString();
   await load("warm-up", () => ({ url: `${server.url}/health` }));
   const health = () => ({ url: `${server.url}/health` });
+  // GET /admin/worlds/:id/diff of an id no world has: the admin route asks that world's object exists() (one
+  // cached meta read) and answers 404. Measured just before the read, so the two see the same machine.
+  const noWorld = `w_${"A".repeat(16)}`;
   const endpoints = [
-    ["GET /v1/customers/:id", () => ({ url: `${server.url}/v1/customers/cus_AcmeNorthwind`, init: { headers: auth } })],
+    [DO_FLOOR, () => ({ url: `${server.url}/admin/worlds/${noWorld}/diff`, init: { headers: { authorization: admin.authorization } } })],
+    [READ, () => ({ url: `${server.url}/v1/customers/cus_AcmeNorthwind`, init: { headers: auth } })],
     ["GET /v1/invoices?limit=100", () => ({ url: `${server.url}/v1/invoices?limit=100`, init: { headers: auth } })],
     ["POST /v1/refunds", () => ({ url: `${server.url}/v1/refunds`, init: { method: "POST", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: refundBody } })],
     // Reference rows: what a world costs before its own logic. A wrong key is answered 401 by the world (one hop
@@ -56,6 +63,8 @@ try {
   const floors = perRound.flatMap((rows) => rows.map((r) => r.floor));
   console.log(`twin throughput: ${clients} clients (${clientKind === "http" ? "node:http keep-alive" : "fetch"}), ${seconds} s per measurement, ${rounds} round(s), through worlds serve (Miniflare)`);
   console.log(`  ${"GET /health (floor)".padEnd(28)} ${fmt(median(floors.map((f) => f.rps)), 0).padStart(6)} req/s (median)             p99 ${fmt(median(floors.map((f) => f.p99)))} ms`);
+  const doFloorAt = endpoints.findIndex(([n]) => n === DO_FLOOR);
+  const readAt = endpoints.findIndex(([n]) => n === READ);
   endpoints.forEach(([name], i) => {
     const rows = perRound.map((round) => round[i]);
     const shares = rows.map((r) => r.share);
@@ -63,9 +72,13 @@ try {
     const errors = rows.reduce((n, r) => n + r.errors, 0);
     const n = rows.reduce((k, r) => k + r.n, 0);
     console.log(
-      `  ${name.padEnd(28)} ${fmt(median(rows.map((r) => r.rps)), 0).padStart(6)} req/s ${fmt(median(shares) * 100, 0)}% of floor${range(shares)}  p50 ${fmt(median(rows.map((r) => r.p50)))} ms  p99 ${fmt(median(rows.map((r) => r.p99)))} ms = ${fmt(median(p99s), 2)}x floor's${rangeX(p99s)}  ${name.startsWith("(ref)") ? "(expected)" : "errors"} ${errors}/${n}`,
+      `  ${name.padEnd(28)} ${fmt(median(rows.map((r) => r.rps)), 0).padStart(6)} req/s ${fmt(median(shares) * 100, 0)}% of floor${range(shares)}  p50 ${fmt(median(rows.map((r) => r.p50)))} ms  p99 ${fmt(median(rows.map((r) => r.p99)))} ms = ${fmt(median(p99s), 2)}x floor's${rangeX(p99s)}  ${name.startsWith("(") ? "(expected)" : "errors"} ${errors}/${n}`,
     );
   });
+  // The cached read as a share of the no-op round trip measured just before it, round by round.
+  const readShares = perRound.map((round) => round[readAt].rps / round[doFloorAt].rps);
+  const p50s = perRound.map((round) => round[readAt].p50 / round[doFloorAt].p50);
+  console.log(`  cached read / no-op DO round trip: ${fmt(median(readShares) * 100, 0)}% of its req/s${range(readShares)}, p50 ${fmt(median(p50s), 2)}x its p50${rangeX(p50s)}`);
 } finally {
   await server.stop();
 }

@@ -13,12 +13,13 @@ import type { TwinWireResponse } from "./protocol";
 import { stripeService } from "./stripe/service";
 import { helpdeskService } from "./helpdesk/service";
 import { seedBilling } from "./stripe/seed";
-import { seedHelpdesk } from "./helpdesk/seed";
+import { seedHelpdeskAccount, seedHelpdeskTickets } from "./helpdesk/seed";
 import { seedTools } from "./tools/seed";
 import { seedReplay } from "./replay/seed";
 import { unauthorized } from "./unauthorized";
-import { cachedSeed, rememberSeed } from "./seed/cache";
-import { baseFromChunks, cachedBase, type BaseRow } from "./store/base";
+import { cachedSeed, rememberSeed, type OwnRows, type SeedSnapshot } from "./seed/cache";
+import { accountDigest, cachedAccount, rememberAccount, type SeededAccount } from "./seed/account";
+import { baseFromChunks, cachedBase, LayeredBase, rowsOfChunks, SeedBase, type BaseLayer, type BaseRow } from "./store/base";
 import { loadBase, storeBase } from "./store/base-r2";
 import { sha256Hex } from "../src/core/util/canonical";
 import type { Env } from "../src/env";
@@ -71,6 +72,11 @@ const TRACE_FLUSH_MS = 250;
 const UNREADABLE_TRACE_CHARS = 4096;
 
 const ROLLBACK = Symbol("rollback");
+/** Meta holding a world's own seeded rows (JSON of their chunks), or the content key they are stored under. */
+const OWN_ROWS_META = "own_rows";
+const OWN_KEY_META = "own_key";
+/** Own rows up to this many characters live in the world's meta (an isolated task's ticket is a few KB). */
+const OWN_ROWS_INLINE_CHARS = 128 * 1024;
 /**
  * What seeding answers: the world's object count, or why its id cannot be seeded (already seeded differently,
  * or deleted: an id is spent once its world ends). A refusal is an answer, not a throw: it crosses RPC as data.
@@ -103,44 +109,89 @@ export class World extends DurableObject {
   }
 
   /**
-   * Seeds the world. The seeders run once per seed per isolate: their rows become the shared base (stored in R2
-   * by content hash) and what they wrote to the world's meta is kept as a snapshot, so every later world of the
-   * seed is a handful of meta rows (initFromCache). Refuses a second seeding: a world's baseline never moves.
+   * Seeds the world. The account's seeders run once per account per isolate (seed/account.ts): their rows are
+   * the shared base (stored in R2 by content hash); the world's own rows (its tickets, its tools block's records)
+   * are seeded over it, and what the seeders wrote to meta is kept as a snapshot, so every later world of the
+   * same seed is a handful of meta rows (initFromCache). Refuses a second seeding: a world's baseline never moves.
    */
   async init(args: WorldInit): Promise<InitOutcome> {
     const repeat = this.repeatedInit(args);
     if (repeat) return repeat;
-    const clockUnix = Math.floor(Date.parse(args.seed.clock) / 1000);
-    let captured: { meta: Array<[string, string]>; chunks: string[]; objects: number } | null = null;
-    const parsed: BaseRow[] = [];
+    const account = await this.seededAccount(args.seed);
+    const ownRows: BaseRow[] = [];
     // The seeders write counters to meta through the store; run them in a transaction that is always rolled
     // back, keep what they wrote, and apply it with the world's identity once the base is safely stored.
+    const seeded = this.rolledBack(() => {
+      for (const [k, v] of account.meta) this.store.setMeta(k, v);
+      const clockUnix = Math.floor(Date.parse(args.seed.clock) / 1000);
+      this.store.setMeta("seed_name", args.seed.name);
+      this.store.setMeta("seed_hash", args.seedHash);
+      this.store.setMeta("clock", args.seed.clock);
+      this.store.setMeta("clock_unix", String(clockUnix));
+      this.store.setMeta("currency", args.seed.currency);
+      this.store.setMeta("stripe_version", args.seed.stripe_version ?? "");
+      this.store.setMeta(KIND_META, seedKind(args.seed));
+      const ctx = { clock: clockUnix, currency: args.seed.currency };
+      const rows = [...seedHelpdeskTickets(args.seed, ctx, this.store, account.desk), ...seedTools(args.seed, ctx, this.store), ...seedReplay(args.seed, this.store)];
+      const chunks = this.store.seedChunks(rows, ownRows);
+      return { meta: this.store.allMeta(), chunks, objects: account.objects + rows.length };
+    });
+    const snapshot: SeedSnapshot = { meta: seeded.meta, baseKey: account.baseKey, own: await this.ownRowsOf(seeded.chunks, ownRows), objects: seeded.objects };
+    rememberSeed(args.seedHash, snapshot);
+    return this.seedFrom(args, snapshot, ownRows);
+  }
+
+  /**
+   * The seed's account layer: seeded in this isolate before (another task's world of the same account), or
+   * seeded now and its rows stored as the shared base.
+   */
+  private async seededAccount(seed: SeedDocument): Promise<SeededAccount> {
+    const digest = await accountDigest(seed);
+    const known = cachedAccount(digest);
+    if (known) return known;
+    const rows: BaseRow[] = [];
+    const seeded = this.rolledBack(() => {
+      const ctx = { clock: Math.floor(Date.parse(seed.clock) / 1000), currency: seed.currency };
+      const desk = seedHelpdeskAccount(seed, ctx, this.store);
+      const all = [...seedBilling(seed, ctx), ...desk.rows];
+      const chunks = this.store.seedChunks(all, rows);
+      return { meta: this.store.allMeta(), chunks, objects: all.length, desk: desk.desk };
+    });
+    const baseKey = await sha256Hex(seeded.chunks.join("\n"));
+    await storeBase(this.env as Env, baseKey, seeded.chunks);
+    // Indexed now, from the rows the chunks were written from (cached per isolate by its content key).
+    baseFromChunks(baseKey, seeded.chunks, rows);
+    const account: SeededAccount = { baseKey, meta: seeded.meta, objects: seeded.objects, desk: seeded.desk };
+    rememberAccount(digest, account);
+    return account;
+  }
+
+  /** Runs seeders in a transaction that is always rolled back: what they return is kept, what they wrote is not. */
+  private rolledBack<T>(fn: () => T): T {
+    let out: { value: T } | null = null;
     try {
       this.ctx.storage.transactionSync(() => {
-        this.store.setMeta("seed_name", args.seed.name);
-        this.store.setMeta("seed_hash", args.seedHash);
-        this.store.setMeta("clock", args.seed.clock);
-        this.store.setMeta("clock_unix", String(clockUnix));
-        this.store.setMeta("currency", args.seed.currency);
-        this.store.setMeta("stripe_version", args.seed.stripe_version ?? "");
-        this.store.setMeta(KIND_META, seedKind(args.seed));
-        const ctx = { clock: clockUnix, currency: args.seed.currency };
-        const rows = [...seedBilling(args.seed, ctx), ...seedHelpdesk(args.seed, ctx, this.store), ...seedTools(args.seed, ctx, this.store), ...seedReplay(args.seed, this.store)];
-        const chunks = this.store.seedChunks(rows, parsed);
-        captured = { meta: this.store.allMeta(), chunks, objects: rows.length };
+        out = { value: fn() };
         throw ROLLBACK;
       });
     } catch (e) {
       this.store.forgetMeta();
       if (e !== ROLLBACK) throw e;
     }
-    const seeded = captured as { meta: Array<[string, string]>; chunks: string[]; objects: number } | null;
-    if (!seeded) throw new Error("seeding produced nothing");
-    const baseKey = await sha256Hex(seeded.chunks.join("\n"));
-    await storeBase(this.env as Env, baseKey, seeded.chunks);
-    const snapshot = { ...seeded, baseKey };
-    rememberSeed(args.seedHash, snapshot);
-    return this.seedFrom(args, snapshot, parsed);
+    const done = out as { value: T } | null;
+    if (!done) throw new Error("seeding produced nothing");
+    return done.value;
+  }
+
+  /** Where a world keeps its own seeded rows: in its meta when small, else stored once like a base. */
+  private async ownRowsOf(chunks: string[], rows: readonly BaseRow[]): Promise<OwnRows> {
+    if (!chunks.length) return null;
+    const text = JSON.stringify(chunks);
+    if (text.length <= OWN_ROWS_INLINE_CHARS) return { chunks: text };
+    const key = await sha256Hex(chunks.join("\n"));
+    await storeBase(this.env as Env, key, chunks);
+    baseFromChunks(key, chunks, rows);
+    return { key };
   }
 
   /**
@@ -152,19 +203,33 @@ export class World extends DurableObject {
     if (repeat) return repeat;
     const snapshot = cachedSeed(args.seedHash);
     if (!snapshot) return null;
-    await storeBase(this.env as Env, snapshot.baseKey, snapshot.chunks);
     return this.seedFrom(args, snapshot);
   }
 
-  private seedFrom(args: Omit<WorldInit, "seed">, snapshot: { meta: Array<[string, string]>; chunks: string[]; objects: number; baseKey: string }, rows?: readonly BaseRow[]): { objects: number } {
-    this.store.setBase(baseFromChunks(snapshot.baseKey, snapshot.chunks, rows));
+  /** `ownRows`: the world's own rows as seeding just built them, when it did. */
+  private async seedFrom(args: Omit<WorldInit, "seed">, snapshot: SeedSnapshot, ownRows?: readonly BaseRow[]): Promise<{ objects: number }> {
+    this.store.setBase(await this.baseOf(snapshot.baseKey, snapshot.own, ownRows));
     return this.transact(() => {
       for (const [k, v] of snapshot.meta) this.store.setMeta(k, v);
       this.store.setMeta("base_key", snapshot.baseKey);
+      if (snapshot.own && "chunks" in snapshot.own) this.store.setMeta(OWN_ROWS_META, snapshot.own.chunks);
+      if (snapshot.own && "key" in snapshot.own) this.store.setMeta(OWN_KEY_META, snapshot.own.key);
       this.store.setMeta("objects", String(snapshot.objects));
       this.setIdentity(args);
       return { objects: snapshot.objects };
     });
+  }
+
+  /** The world's seeded objects: its account's base (this isolate's, else R2's) with its own rows over it. */
+  private async baseOf(baseKey: string, own: OwnRows, ownRows?: readonly BaseRow[]): Promise<BaseLayer> {
+    const account = await this.sharedBase(baseKey);
+    if (!own) return account;
+    const mine = "key" in own ? await this.sharedBase(own.key) : new SeedBase([], ownRows ?? rowsOfChunks(JSON.parse(own.chunks) as string[]));
+    return new LayeredBase(account, mine);
+  }
+
+  private async sharedBase(key: string): Promise<SeedBase> {
+    return cachedBase(key) ?? baseFromChunks(key, await loadBase(this.env as Env, key));
   }
 
   /** Loads the seeded layer before anything reads objects: from this isolate's cache, else from R2. */
@@ -172,8 +237,11 @@ export class World extends DurableObject {
     if (this.store.hasBase()) return;
     const key = this.store.meta("base_key");
     if (key === null) return;
-    const base = cachedBase(key) ?? baseFromChunks(key, await loadBase(this.env as Env, key));
-    this.store.setBase(base);
+    const inline = this.store.meta(OWN_ROWS_META);
+    const ownKey = this.store.meta(OWN_KEY_META);
+    const base = await this.baseOf(key, inline !== null ? { chunks: inline } : ownKey !== null ? { key: ownKey } : null);
+    // Another call may have loaded it while this one waited on R2; either is the same base.
+    if (!this.store.hasBase()) this.store.setBase(base);
   }
 
   /**

@@ -77,6 +77,8 @@ if (existsSync(join(root, "src", "package", "index.ts"))) {
     target: "es2022",
     // Minified: most of it is zod (the answers are read through the same schemas as everywhere else).
     minify: true,
+    // loadTasks(file) imports node:fs only when called; every other export runs without it.
+    external: ["node:*"],
     sourcemap: true,
     logLevel: "warning",
   });

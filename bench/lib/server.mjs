@@ -7,9 +7,13 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** `env` adds to the server's environment (e.g. OPENAI_BASE_URL for the models it runs itself: person, judge). */
-export async function startServer(env = {}) {
-  const child = spawn(process.execPath, [join(root, "bin", "worlds.mjs"), "serve"], { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+/**
+ * `env` adds to the server's environment (e.g. OPENAI_BASE_URL for the models it runs itself: person, judge);
+ * `opts.root` serves another checkout's build (an A/B against a base commit), this one's by default.
+ */
+export async function startServer(env = {}, opts = {}) {
+  const from = opts.root ?? root;
+  const child = spawn(process.execPath, [join(from, "bin", "worlds.mjs"), "serve"], { cwd: from, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   const stop = () => {
     try {
       process.kill(-child.pid, "SIGTERM");

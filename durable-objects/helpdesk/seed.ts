@@ -21,20 +21,32 @@ function ticketCreatedAt(t: SeedTicket, clock: number): string {
   return isoSeconds(clock + (t.created_offset ?? 0));
 }
 
+/**
+ * The desk as its account seeds it, before any ticket: who the users are (by id and by first address) and the
+ * agent. Tickets are seeded over it (seedHelpdeskTickets), so worlds that differ only in their tickets share it.
+ */
+export interface SeededDesk {
+  users: ReadonlyMap<number, StoredUser>;
+  byEmail: ReadonlyMap<string, StoredUser>;
+  agent: StoredUser;
+  maxUserId: number;
+}
+
+/** The whole desk: the account's part, then the tickets over it. */
 export function seedHelpdesk(seed: SeedDocument, ctx: SeedContext, store: Store): SeedRow[] {
+  const account = seedHelpdeskAccount(seed, ctx, store);
+  return [...account.rows, ...seedHelpdeskTickets(seed, ctx, store, account.desk)];
+}
+
+/** The directory, the users and the agent: everything of the desk that does not read the seed's tickets. */
+export function seedHelpdeskAccount(seed: SeedDocument, ctx: SeedContext, store: Store): { rows: SeedRow[]; desk: SeededDesk } {
   const d = seed.data;
   const clockIso = isoSeconds(ctx.clock);
-  const customerOf = (email: string | null | undefined) => customerIdForEmail(d.customers, email);
   const rows: SeedRow[] = seedDirectory(seed, ctx.clock, store);
   const users = new Map<number, StoredUser>();
   const byEmail = new Map<string, StoredUser>();
   const maxUserId = Math.max(0, ...d.users.map((u) => u.id));
-
-  const addUser = (u: StoredUser) => {
-    users.set(Number(u.id), u);
-    if (!byEmail.has(u.email.toLowerCase())) byEmail.set(u.email.toLowerCase(), u);
-    rows.push({ type: "users", obj: u, customer: customerOf(u.email), created: unixOf(u.created_at) });
-  };
+  const addUser = userAdder(seed, users, byEmail, rows);
   for (const u of [...d.users].sort((a, b) => a.id - b.id)) {
     const doc = newUserDoc(u.id, u.name, u.email, u.role ?? "end-user", u.created_at ? iso(u.created_at) : clockIso);
     doc.organization_id = u.organization_id ?? null;
@@ -50,6 +62,31 @@ export function seedHelpdesk(seed: SeedDocument, ctx: SeedContext, store: Store)
     addUser(agent);
   }
   store.setMeta(AGENT_META, agent.id);
+  return { rows, desk: { users, byEmail, agent, maxUserId } };
+}
+
+function userAdder(seed: SeedDocument, users: Map<number, StoredUser>, byEmail: Map<string, StoredUser>, rows: SeedRow[]): (u: StoredUser) => void {
+  return (u) => {
+    users.set(Number(u.id), u);
+    if (!byEmail.has(u.email.toLowerCase())) byEmail.set(u.email.toLowerCase(), u);
+    rows.push({ type: "users", obj: u, customer: customerIdForEmail(seed.data.customers, u.email), created: unixOf(u.created_at) });
+  };
+}
+
+/**
+ * The seed's tickets over a desk its account seeded (the store's counters where the account left them): their
+ * comments, the tickets, an audit per comment, and a user for each requester the desk did not know.
+ */
+export function seedHelpdeskTickets(seed: SeedDocument, ctx: SeedContext, store: Store, desk: SeededDesk): SeedRow[] {
+  const d = seed.data;
+  const clockIso = isoSeconds(ctx.clock);
+  const customerOf = (email: string | null | undefined) => customerIdForEmail(d.customers, email);
+  const rows: SeedRow[] = [];
+  // Copies: a requester added here belongs to this seed's tickets, not to the shared account.
+  const users = new Map(desk.users);
+  const byEmail = new Map(desk.byEmail);
+  const { agent, maxUserId } = desk;
+  const addUser = userAdder(seed, users, byEmail, rows);
 
   const explicitCommentIds = d.tickets.flatMap((t) => (t.comments ?? []).map((c) => c.id ?? 0));
   const commentFloor = Math.max(0, ...explicitCommentIds);

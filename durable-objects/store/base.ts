@@ -15,21 +15,36 @@ export interface BaseRow {
   data: string;
 }
 
-export class SeedBase {
+/** The rows of a base's JSON chunks (store.ts seedChunks writes them). */
+export function rowsOfChunks(chunks: readonly string[]): BaseRow[] {
+  return chunks.flatMap((chunk) => (JSON.parse(chunk) as Array<[ObjectType, string, number, number, string | null, string]>).map(([type, id, seq, created, customer, data]): BaseRow => ({ type, id, seq, created, customer, data })));
+}
+
+/** What the store reads of the seeded objects: one base, or a world's own rows over its account's. */
+export interface BaseLayer {
+  get(type: ObjectType, id: string): BaseRow | undefined;
+  /** Newest first: created desc, then seeding order desc. */
+  rows(type: ObjectType): readonly BaseRow[];
+  types(): ObjectType[];
+}
+
+/** Newest first, as lists are served: created desc, then seeding order desc. */
+const newestFirst = (a: BaseRow, b: BaseRow) => b.created - a.created || b.seq - a.seq;
+
+export class SeedBase implements BaseLayer {
   private readonly byKey = new Map<string, BaseRow>();
   private readonly byType = new Map<ObjectType, BaseRow[]>();
 
   /** The rows of a base's chunks; `parsed` is the same rows when the caller has them still (seeding just built them). */
   constructor(chunks: readonly string[], parsed?: readonly BaseRow[]) {
-    const rows = parsed ?? chunks.flatMap((chunk) => (JSON.parse(chunk) as Array<[ObjectType, string, number, number, string | null, string]>).map(([type, id, seq, created, customer, data]): BaseRow => ({ type, id, seq, created, customer, data })));
+    const rows = parsed ?? rowsOfChunks(chunks);
     for (const row of rows) {
       this.byKey.set(key(row.type, row.id), row);
       const list = this.byType.get(row.type);
       if (list) list.push(row);
       else this.byType.set(row.type, [row]);
     }
-    // Newest first, as lists are served: created desc, then seeding order desc.
-    for (const rows of this.byType.values()) rows.sort((a, b) => b.created - a.created || b.seq - a.seq);
+    for (const rows of this.byType.values()) rows.sort(newestFirst);
   }
 
   get(type: ObjectType, id: string): BaseRow | undefined {
@@ -46,6 +61,51 @@ export class SeedBase {
 }
 
 const key = (type: string, id: string) => `${type}\u0000${id}`;
+
+/**
+ * A world's own seeded rows over the account base it shares: reads see both, as one base of all the rows would
+ * show them. The own rows were seeded after the account's (higher sequence numbers), so an id in both is the
+ * own row's, as the later row won in one base's index; a collection in both is merged once per world, on first read.
+ */
+export class LayeredBase implements BaseLayer {
+  private readonly merged = new Map<ObjectType, readonly BaseRow[]>();
+
+  constructor(
+    private readonly account: BaseLayer,
+    private readonly own: BaseLayer,
+  ) {}
+
+  get(type: ObjectType, id: string): BaseRow | undefined {
+    return this.own.get(type, id) ?? this.account.get(type, id);
+  }
+
+  rows(type: ObjectType): readonly BaseRow[] {
+    const own = this.own.rows(type);
+    if (!own.length) return this.account.rows(type);
+    const account = this.account.rows(type);
+    if (!account.length) return own;
+    let rows = this.merged.get(type);
+    if (!rows) {
+      rows = mergeNewestFirst(account, own);
+      this.merged.set(type, rows);
+    }
+    return rows;
+  }
+
+  types(): ObjectType[] {
+    return [...new Set([...this.account.types(), ...this.own.types()])];
+  }
+}
+
+function mergeNewestFirst(a: readonly BaseRow[], b: readonly BaseRow[]): BaseRow[] {
+  const out: BaseRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(newestFirst(a[i], b[j]) <= 0 ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}
 
 export const EMPTY_BASE = new SeedBase([]);
 /** Weighed by the characters of the rows' JSON: a base holds its rows' text plus their index. */

@@ -5,7 +5,7 @@
 // every object the agent created, changed or deleted and hides the base row of the same id.
 import type { ChangeRecord, ObjectType } from "../../src/core/world/diff/types";
 import { deterministicId } from "./ids";
-import { EMPTY_BASE, type BaseRow, type SeedBase } from "./base";
+import { EMPTY_BASE, type BaseLayer, type BaseRow } from "./base";
 
 export type StoredObject = Record<string, unknown> & { id: string };
 
@@ -150,10 +150,10 @@ export class Store {
     return out;
   }
 
-  private baseLayer: SeedBase | null = null;
+  private baseLayer: BaseLayer | null = null;
 
   /** The seeded layer. The World loads it (async, from R2 on a cold start) before anything reads objects. */
-  private base(): SeedBase {
+  private base(): BaseLayer {
     if (this.baseLayer) return this.baseLayer;
     if (this.meta("base_key") === null) return EMPTY_BASE;
     throw new Error("store: the world's seeded objects are not loaded (World.ensureBase must run first)");
@@ -163,7 +163,7 @@ export class Store {
     return this.baseLayer !== null;
   }
 
-  setBase(base: SeedBase): void {
+  setBase(base: BaseLayer): void {
     this.generation++;
     this.baseLayer = base;
   }

@@ -86,7 +86,7 @@ export interface AdminClientOptions {
   /** Per-request timeout; a server that stops answering is reported, not waited on forever. */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** The server is the local one this command started (--server auto): advice must not be to start one. */
+  /** The server is the local one this command started (--server auto, or no server named): advice must not be to start one. */
   localServer?: boolean;
 }
 
@@ -261,7 +261,7 @@ export function unreachableMessage(url: string, call: string, e: unknown, localS
     return absent
       ? `the local server this command started at ${url} stopped answering (${cause} on ${call}). \`worlds serve --verbose\` runs it on its own and shows its log.`
       : `the local server this command started at ${url} dropped ${call} (${cause}). Run the command again; if it recurs, \`worlds serve --verbose\` shows the server's log.`;
-  if (absent) return `no worlds server answers at ${url} (${cause}). Start one with \`worlds serve\`, or pass --server auto.`;
+  if (absent) return `no worlds server answers at ${url} (${cause}). Start one with \`worlds serve\`, or leave out --url and WORLDS_URL to run a local one.`;
   return `the worlds server at ${url} did not answer ${call} (${cause}). Check that it is still running, then run the command again.`;
 }
 

@@ -15,7 +15,7 @@ function capture(): { out: () => string } {
 
 afterEach(() => vi.restoreAllMocks());
 
-const COMMANDS = [["passk"], ["run"], ["doctor"], ["serve"], ["selftest"], ["init"], ["tasks", "validate"], ["tasks", "build"], ["tasks", "import"], ["seed", "import"], ["runs", "list"], ["runs", "show"], ["compare"], ["family", "validate"], ["family", "gate"]];
+const COMMANDS = [["passk"], ["run"], ["doctor"], ["serve"], ["selftest"], ["init"], ["tasks", "validate"], ["tasks", "build"], ["tasks", "import"], ["seed", "import"], ["runs", "list"], ["runs", "show"], ["compare"], ["family", "list"], ["family", "validate"], ["family", "gate"], ["view"]];
 
 describe("worlds help", () => {
   it("prints the command's own help, the same as --help", async () => {

@@ -1,7 +1,9 @@
 // The `worlds` CLI. Each command lives in commands/<name>.ts and returns its exit code.
+import { quietOnClosedPipe } from "./closed-pipe";
 import type { Command } from "./commands/types";
 
 export async function main(argv: string[]): Promise<number> {
+  quietOnClosedPipe();
   const [name, ...rest] = argv;
   // `worlds serve` loads its own module only (a chunk of its own, scripts/build.mjs), not the registry's every
   // command: the server's start waits on the CLI's load, and the other commands' code is most of it.
@@ -10,9 +12,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write("worlds 0.1.0\n");
     return 0;
   }
-  // `passk --server auto` starts its server before its code loads: the two overlap (workerd is its own process).
-  // A run that ends without asking for it (a flag error, --help) stops it here.
-  const early = name === "passk" && asksForLocalServer(rest) ? await import("./server/local") : null;
+  // `passk` on a local server (--server auto, or no server named) starts it before its code loads: the two overlap
+  // (workerd is its own process). A run that ends without asking for it (a flag error) stops it here.
+  const early = name === "passk" && asksForLocalServer(rest, process.env) ? await import("./server/local") : null;
   await early?.startLocalServerEarly();
   try {
     return await dispatch(name, rest);
@@ -21,10 +23,15 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** `--server auto` (or `--server=auto`) among a command's own flags, before the `--` that starts the agent's command. */
-function asksForLocalServer(argv: string[]): boolean {
+/**
+ * The command's own flags (before the `--` that starts the agent's command) ask for the local server: `--server auto`,
+ * or no server named at all (no --url, no WORLDS_URL, not a hosted --agent-url run, not --help).
+ */
+export function asksForLocalServer(argv: string[], env: NodeJS.ProcessEnv): boolean {
   const own = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
-  return own.some((a, i) => a === "--server=auto" || (a === "--server" && own[i + 1] === "auto"));
+  const has = (name: string) => own.some((a) => a === name || a.startsWith(`${name}=`));
+  if (own.some((a, i) => a === "--server=auto" || (a === "--server" && own[i + 1] === "auto"))) return true;
+  return !has("--url") && !env.WORLDS_URL && !has("--agent-url") && !has("--help") && !own.includes("-h");
 }
 
 async function dispatch(name: string | undefined, rest: string[]): Promise<number> {

@@ -1,16 +1,17 @@
-// MCP over Streamable HTTP at POST /mcp, the world's key as Bearer: initialize, tools/list, tools/call. Stateless
-// (no session: the key names the world on every request) and plain JSON answers, with a fresh Server and
-// transport per request, as the SDK requires of a stateless transport. Tools are raw JSON Schema through the
-// low-level Server, and the eval-free validator: the SDK's default (Ajv) generates code, which workerd refuses.
+// MCP over Streamable HTTP at POST /mcp, the world's key as Bearer. Two protocol eras on one endpoint, both served
+// by the MCP SDK v2 from one server factory: 2026-07-28 (no handshake; each request carries its protocol version in
+// `_meta`, `server/discover` names what the server speaks) through the SDK's per-request handler, and the 2025 and
+// older revisions (initialize, then tools/list and tools/call) through its stateless Streamable HTTP transport.
+// Either way plain JSON answers and no session: the key names the world on every request. Tools are raw JSON
+// Schema through the low-level Server, checked with the eval-free validator (workerd refuses generated code).
 import { Hono, type Context } from "hono";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import { createMcpHandler, isLegacyRequest, Server, WebStandardStreamableHTTPServerTransport, type CallToolResult, type Tool } from "@modelcontextprotocol/server";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import type { AppEnv } from "../env";
 import { newRequestId } from "../http/ids";
 import { mcpCallResult, mcpTool } from "../core/kinds/tools/render";
 import type { ToolDefinition, ToolOutcome } from "../core/kinds/tools/definition";
+import { envelopeProblem } from "./mcp-envelope";
 import { readJsonBody } from "./tool-input";
 import { toolWorld, UNAUTHORIZED_MESSAGE, type ToolWorld } from "./tool-world";
 
@@ -21,9 +22,9 @@ const INSTRUCTIONS =
   "Every tool acts on this one world (the key you connected with opens no other). Reads change nothing; writes " +
   "change the world exactly as the same API request would, and every call is recorded. Amounts are in cents.";
 
-/** JSON-RPC's envelope for a refusal outside any method (no id could be read), with the HTTP status it goes with. */
-function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { "content-type": "application/json", ...headers } });
+/** JSON-RPC's envelope for a refusal, with the HTTP status it goes with. */
+function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
 mcpRoutes.post("/mcp", async (c) => {
@@ -37,19 +38,31 @@ mcpRoutes.post("/mcp", async (c) => {
     if (read.problem === "too_large") return rpcError(413, -32600, read.message);
     return read.problem === "invalid_json" ? rpcError(400, -32700, `Parse error: ${read.message}`) : rpcError(400, -32600, `Invalid Request: ${read.message}`);
   }
-  const server = mcpServer(c, world, tools);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
+  const problem = envelopeProblem(read.value);
+  // A request the envelope names is answered in-band (200, its id), as the SDK answers its own refusals.
+  if (problem) return rpcError(problem.code === -32602 ? 200 : 400, problem.code, problem.message, {}, problem.id);
+  const factory = () => mcpServer(c, world, tools);
+  if (await isLegacyRequest(c.req.raw, read.value)) {
+    const server = factory();
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw, { parsedBody: read.value });
+    } finally {
+      // JSON answers are complete once handleRequest resolves; nothing of this request outlives it.
+      await server.close();
+    }
+  }
+  const modern = createMcpHandler(factory, { legacy: "reject", keepAliveMs: 0 });
   try {
-    return await transport.handleRequest(c.req.raw, { parsedBody: read.value });
+    return await modern.fetch(c.req.raw, { parsedBody: read.value });
   } finally {
-    // JSON answers are complete once handleRequest resolves; nothing of this request outlives it.
-    await server.close();
+    await modern.close();
   }
 });
 
 // No server-to-client stream (every answer is in its POST's response) and no sessions to end.
-mcpRoutes.on(["GET", "DELETE"], "/mcp", () => rpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless and answers POST only.", { allow: "POST" }));
+mcpRoutes.all("/mcp", () => rpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless and answers POST only.", { allow: "POST" }));
 
 function unauthorized(): Response {
   return rpcError(401, -32001, UNAUTHORIZED_MESSAGE, { "www-authenticate": 'Bearer realm="worlds"' });
@@ -57,11 +70,12 @@ function unauthorized(): Response {
 
 function mcpServer(c: Context<AppEnv>, world: ToolWorld, tools: ToolDefinition[]): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(mcpTool) }));
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+  // Cast: every tool's input schema is an object schema (the tool loader checks it); our type keeps it open.
+  server.setRequestHandler("tools/list", () => ({ tools: tools.map(mcpTool) as Tool[] }));
+  server.setRequestHandler("tools/call", async (req): Promise<CallToolResult> => {
     const outcome = (await world.stub.toolCall({
       keyHash: world.keyHash,
-      name: req.params.name.slice(0, 256),
+      name: req.params.name,
       arguments: req.params.arguments ?? {},
       requestId: newRequestId(),
       origin: new URL(c.req.url).origin,

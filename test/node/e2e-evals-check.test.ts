@@ -76,3 +76,34 @@ describe("worlds evals check", () => {
     expect(r.stderr).toMatch(/--judge: /);
   });
 });
+
+describe("a task file written from the document alone", () => {
+  let judgeModel: ScriptedServer;
+  beforeAll(async () => {
+    const loaded = loadScript(readFileSync(join(ROOT, "examples/evals/from-the-document.judge.yaml"), "utf8"), "from-the-document.judge.yaml");
+    if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
+    judgeModel = await startScriptedServer(loaded.script);
+  });
+  afterAll(async () => void (await judgeModel?.close()));
+
+  it("passes evals check: its Chat Completions and Anthropic transcripts' calls are the writes, no effect stated", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "evals-check-"));
+    const file = join(ROOT, "examples", "evals", "from-the-document.json");
+    const r = await runCli(["evals", "check", file, "--no-cache"], { cwd, env: { OPENAI_BASE_URL: judgeModel.env.OPENAI_BASE_URL, OPENAI_API_KEY: undefined } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")).toEqual([
+      "OK        shipping-address-change  production  expect fail, got fail (reward 0.5)",
+      "OK        duplicate-charge-refunded  production  expect pass, got pass (reward 1)",
+      "2 reference runs checked, 0 disagree with expect.",
+      "",
+    ]);
+    // --task narrows to one task's references; a slug the file does not hold is a flag problem naming the slugs.
+    const one = await runCli(["evals", "check", file, "--no-cache", "--task", "duplicate-charge-refunded"], { cwd, env: { OPENAI_BASE_URL: judgeModel.env.OPENAI_BASE_URL, OPENAI_API_KEY: undefined } });
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toBe("OK        duplicate-charge-refunded  production  expect pass, got pass (reward 1)\n1 reference run checked, 0 disagree with expect.\n");
+    const unknown = await runCli(["evals", "check", file, "--task", "nope"], { cwd });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--task nope: no such task in");
+    expect(unknown.stderr).toContain("(tasks: shipping-address-change, duplicate-charge-refunded)");
+  });
+});

@@ -83,6 +83,51 @@ describe("worlds evals run", () => {
     expect(res.leftovers).toEqual([]);
   }, 480_000);
 
+  it("scores a crashing agent's trial 0 with its exit code and last stderr line, and never asks the judge", async () => {
+    const before = model.received().length;
+    const crash = ["node", "-e", "process.stderr.write('reading the task\\nError: boom at step 2\\n'); process.exit(7)"];
+    const res = await evalsRun(model, ["--trials", "1", "--task", "duplicate-charge-refund", "--json-file", "crash/r.json", "--", ...crash]);
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toMatch(/task duplicate-charge-refund: trial 1: criteria_unmet, reward 0 by rubric/);
+    const doc = JSON.parse(readFileSync(join(dir, "crash", "r.json"), "utf8")) as Doc;
+    assertValidResults(doc);
+    const w = doc.runs[0].worlds[0];
+    expect(w).toMatchObject({ task: "duplicate-charge-refund", verdict: "criteria_unmet", infra_error: null, reward: 0 });
+    expect(w.evidence.notes).toContain("not graded: the agent exited 7; its last stderr line: Error: boom at step 2");
+    const trial = JSON.parse(readFileSync(join(dir, "crash", "r.trial-1.json"), "utf8")) as { episodes: Array<{ reward: number; passed: boolean; error: string | null }> };
+    expect(trial.episodes[0]).toMatchObject({ reward: 0, passed: false, error: "the agent exited 7; its last stderr line: Error: boom at step 2" });
+    // Neither the judge nor the person was asked anything.
+    expect(model.received().slice(before)).toEqual([]);
+  }, 240_000);
+
+  it("--agent FILE.mjs:handle calls the function with the conversation while worlds runs the person loop; its last message is recorded once", async () => {
+    const handle = join(ROOT, "test", "fixtures", "evals", "handle-agent.mjs");
+    const res = await evalsRun(model, ["--trials", "1", "--task", "duplicate-charge-refund", "--json-file", "code/r.json", "--agent", `${handle}:handle`]);
+    expect(res.code, res.stderr).toBe(1);
+    const doc = JSON.parse(readFileSync(join(dir, "code", "r.json"), "utf8")) as Doc;
+    assertValidResults(doc);
+    expect(doc.runs[0].worlds[0]).toMatchObject({ task: "duplicate-charge-refund", verdict: "criteria_unmet", reward: 0.8 });
+    // The results JSON carries the reward per trial and its mean per task.
+    expect((doc as unknown as { crash_test: { tasks: Array<{ id: string; mean_reward: number }> } }).crash_test.tasks[0]).toMatchObject({ id: "duplicate-charge-refund", mean_reward: 0.8 });
+    const trial = JSON.parse(readFileSync(join(dir, "code", "r.trial-1.json"), "utf8")) as { episodes: Array<{ reward: number; transcript: Array<{ role: string; content: string }>; tool_calls: Array<{ tool: string }> }> };
+    expect(trial.episodes[0].reward).toBe(0.8);
+    expect(trial.episodes[0].tool_calls.map((c) => c.tool)).toEqual(["orders__get", "refunds__create"]);
+    expect(trial.episodes[0].transcript.slice(1)).toEqual([
+      { role: "assistant", content: "What is the email on the account?" },
+      { role: "user", content: "It's dana@example.com." },
+      { role: "assistant", content: "I have refunded the duplicate charge." },
+      { role: "user", content: "Thank you!" },
+    ]);
+    // A function that raises is a failed agent; a name the module does not export is refused before any world.
+    const crash = await evalsRun(model, ["--trials", "1", "--task", "duplicate-charge-refund", "--json-file", "code/c.json", "--agent", `${handle}:crash`]);
+    expect(crash.code, crash.stderr).toBe(1);
+    const crashed = JSON.parse(readFileSync(join(dir, "code", "c.trial-1.json"), "utf8")) as { episodes: Array<{ reward: number; error: string }> };
+    expect(crashed.episodes[0]).toMatchObject({ reward: 0, error: "the agent failed (the agent raised: the agent's tool loop hit an unknown tool)" });
+    const missing = await evalsRun(model, ["--agent", `${handle}:nope`]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("has no function 'nope' (its functions: crash, handle)");
+  }, 240_000);
+
   it("runs a task of your own kind with --environment and --grader, and names the task file's line for an unknown task", async () => {
     const env = `node ${join(ROOT, "test", "fixtures", "evals", "game-env.mjs")}`;
     const grader = `node ${join(ROOT, "test", "fixtures", "evals", "play-check.mjs")}`;
@@ -140,5 +185,9 @@ describe("worlds evals run with the built-in model agent", () => {
     assertValidResults(doc);
     expect(doc.runs[0].worlds.map((w) => [w.task, w.verdict])).toEqual([["cancel-at-period-end", "passed"]]);
     expect(model.received().map((r) => r.rule).filter((r) => r !== "person")).toEqual(["find", "cancel", "done"]);
+    // The baseline runs on the task's own instructions (agent.instructions), not a generic prompt.
+    const first = model.received().find((r) => r.rule === "find")!.body as { messages: Array<{ role: string; content: string }>; tools: Array<{ function: { name: string } }> };
+    expect(first.messages[0]).toEqual({ role: "system", content: "You are the billing assistant of a software company. Cancel plans only as the customer asks, and say when access ends." });
+    expect(first.tools.map((t) => t.function.name)).toEqual(["subscriptions__find", "subscriptions__cancel", "refunds__create"]);
   }, 240_000);
 });

@@ -147,3 +147,103 @@ describe("an agent on MCP only, graded by passk", () => {
     expect(Object.keys(overMcp.byTask)).toHaveLength(5);
   }, 300_000);
 });
+
+// The frameworks' own MCP clients against a world, at both protocol eras: 2026-07-28 (server/discover, then each
+// request with its version in `_meta` and the MCP-Protocol-Version header) and the 2025 handshake. The traffic
+// each sends is recorded through its fetch hook, to prove which era it spoke.
+describe("the frameworks' MCP clients at protocol 2026-07-28 and 2025-11-25", () => {
+  interface Sent {
+    method: string;
+    version: string | null;
+  }
+  /** A fetch that notes each JSON-RPC method sent and the MCP-Protocol-Version header beside it. */
+  function recorder(): { sent: Sent[]; fetch: typeof fetch } {
+    const sent: Sent[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : null;
+      if (body?.method) sent.push({ method: body.method, version: new Headers(init?.headers).get("mcp-protocol-version") });
+      return fetch(input, init);
+    };
+    return { sent, fetch: recording };
+  }
+  const bearer = (world: World) => ({ authorization: `Bearer ${world.key}` });
+  const customerId = (structured: unknown) => (structured as { data: Array<{ id: string }> }).data.map((c) => c.id);
+  const MODERN = "2026-07-28";
+  /** The era the recorded traffic spoke: modern opens with server/discover and names 2026-07-28 on every tools call. */
+  function expectEra(sent: Sent[], modern: boolean): void {
+    const tools = sent.filter((s) => s.method.startsWith("tools/"));
+    expect(tools.length).toBeGreaterThan(0);
+    if (modern) {
+      expect(sent[0]).toEqual({ method: "server/discover", version: MODERN });
+      expect(sent.map((s) => s.method)).not.toContain("initialize");
+      expect(tools.every((s) => s.version === MODERN)).toBe(true);
+    } else {
+      expect(sent[0].method).toBe("initialize");
+      expect(tools.some((s) => s.version === MODERN)).toBe(false);
+    }
+  }
+
+  it("@modelcontextprotocol/client 2.4: discovers and speaks 2026-07-28 when it negotiates, the 2025 handshake by default", async () => {
+    const world = await createWorld();
+    const { Client: ClientV2, StreamableHTTPClientTransport: TransportV2 } = await import("@modelcontextprotocol/client");
+    for (const negotiate of [true, false]) {
+      const rec = recorder();
+      const client = new ClientV2({ name: "e2e-v2", version: "1.0.0" }, negotiate ? { versionNegotiation: { mode: "auto" } } : {});
+      await client.connect(new TransportV2(new URL(world.mcp_url), { requestInit: { headers: bearer(world) }, fetch: rec.fetch }));
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(negotiate ? MODERN : "2025-11-25");
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain("refund_charge");
+        const read = await client.callTool({ name: "find_customers", arguments: { email: "billing.northwind@example.com" } });
+        expect(customerId(read.structuredContent)).toEqual(["cus_AcmeNorthwind"]);
+      } finally {
+        await client.close();
+      }
+      expectEra(rec.sent, negotiate);
+    }
+  });
+
+  it("@ai-sdk/mcp: server/discover at 2026-07-28 by default, initialize with discovery off; its tools run against the world", async () => {
+    const world = await createWorld();
+    const { createMCPClient } = await import("@ai-sdk/mcp");
+    for (const discovery of [true, false]) {
+      const rec = recorder();
+      const client = await createMCPClient({ transport: { type: "http", url: world.mcp_url, headers: bearer(world), fetch: rec.fetch }, protocolVersionDiscovery: discovery });
+      try {
+        const tools = await client.tools();
+        expect(Object.keys(tools)).toContain("refund_charge");
+        const out = (await tools.find_customers.execute!({ email: "billing.northwind@example.com" }, { toolCallId: "t1", messages: [], context: {} })) as { structuredContent: unknown };
+        expect(customerId(out.structuredContent)).toEqual(["cus_AcmeNorthwind"]);
+      } finally {
+        await client.close();
+      }
+      expectEra(rec.sent, discovery);
+    }
+  });
+
+  it("@openai/agents' MCPServerStreamableHttp (2026-07-28) and @langchain/mcp-adapters (the SDK v1's 2025 handshake) list and call the world's tools", async () => {
+    const world = await createWorld();
+    const { MCPServerStreamableHttp } = await import("@openai/agents");
+    const rec = recorder();
+    const agents = new MCPServerStreamableHttp({ name: "world", url: world.mcp_url, requestInit: { headers: bearer(world) }, fetch: rec.fetch });
+    await agents.connect();
+    try {
+      expect((await agents.listTools()).map((t) => t.name)).toContain("refund_charge");
+      const content = await agents.callTool("find_customers", { email: "billing.northwind@example.com" });
+      expect(JSON.stringify(content)).toContain("cus_AcmeNorthwind");
+    } finally {
+      await agents.close();
+    }
+    // Its MCP client is the SDK v2's, negotiating: the whole exchange is at 2026-07-28.
+    expect(rec.sent).toEqual([{ method: "server/discover", version: MODERN }, { method: "tools/list", version: MODERN }, { method: "tools/call", version: MODERN }]);
+
+    const { MultiServerMCPClient } = await import("@langchain/mcp-adapters");
+    const langchain = new MultiServerMCPClient({ mcpServers: { world: { transport: "http", url: world.mcp_url, headers: bearer(world) } }, throwOnLoadError: true });
+    try {
+      const tools = await langchain.getTools();
+      const find = tools.find((t) => t.name === "find_customers")!;
+      expect(JSON.stringify(await find.invoke({ email: "billing.northwind@example.com" }))).toContain("cus_AcmeNorthwind");
+    } finally {
+      await langchain.close();
+    }
+  });
+});

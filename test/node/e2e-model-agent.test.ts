@@ -107,7 +107,7 @@ describe("the built-in model agent", () => {
       expect(w.agent.error).toBe("the model agent reached its turn limit (3 turns) without a final answer");
       expect(w.evidence.notes).toContain("tool calls (3): list_channels 200, list_channels 200, list_channels 200");
     }
-    expect(doc.crash_test.worst_task?.replay).toMatch(/^worlds tools run --config \S+ --server auto --task t_\w+ --runs 1 --model openai:looper --turn-limit 3$/);
+    expect(doc.crash_test.worst_task?.replay).toMatch(/^worlds tools run --config \S+ --task t_\w+ --runs 1 --model openai:looper --turn-limit 3$/);
   }, 300_000);
 
   it("arguments that are not JSON are the tool's invalid_arguments, the model is told, and the run finishes", async () => {

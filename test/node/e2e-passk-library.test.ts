@@ -16,7 +16,7 @@ describe("passk --seed --rubric", () => {
     expect(doc.mode).toBe("shift");
     expect(doc.tasks.file).toBe("rubrics/acme-prod-library.json");
     expect([0, 1]).toContain(r.code);
-    if (doc.crash_test.worst_task) expect(doc.crash_test.worst_task.replay).toMatch(/^worlds passk --seed acme-prod-library --rubric rubrics\/acme-prod-library\.json --server auto --task ACME-100[14] --runs 1 -- node examples\/agents\/careful\.mjs$/);
+    if (doc.crash_test.worst_task) expect(doc.crash_test.worst_task.replay).toMatch(/^worlds passk --seed acme-prod-library --rubric rubrics\/acme-prod-library\.json --task ACME-100[14] --runs 1 -- node examples\/agents\/careful\.mjs$/);
     expect(r.leftovers).toEqual([]);
   }, 300_000);
 

@@ -1,4 +1,4 @@
-// `worlds passk` end to end: the real built CLI, a local server it starts itself (--server auto), the bundled
+// `worlds passk` end to end: the real built CLI, a local server it starts itself (--server auto, or none named), the bundled
 // selftest tasks file and the reference agents. Every results document is validated against the schema.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,12 +58,27 @@ describe("worlds passk", () => {
   }, SLOW);
 
   it("exit 1 for policy failures (reckless: overreach; liar: false_claim), 4 when the agent never reaches the twin", async () => {
-    const reckless = await passk(["--json"], agent("reckless.mjs"));
+    const reckless = await passk(["--json", "--explain", "SELF-1"], agent("reckless.mjs"));
     expect(reckless.code).toBe(1);
     expect(worlds(parse(reckless.stdout)).map((w) => w.verdict)).toContain("overreach");
-    const liar = await passk(["--json", "--task", "SELF-1"], agent("liar.mjs"));
-    expect(liar.code).toBe(1);
-    expect(worlds(parse(liar.stdout)).map((w) => w.verdict)).toEqual(["false_claim"]);
+    // The agent's calls: each refund it posted, linked to the diff entry it made, whose customer is filled.
+    const self1 = worlds(parse(reckless.stdout)).find((w) => w.task === "SELF-1") as unknown as { trace: { steps: { surface: string; method: string; target: string; changes: string[] }[] }; evidence: { diff: { id: string; op: string; type: string; customer: string | null }[] } };
+    const refunds = self1.trace.steps.filter((s) => s.method === "POST" && s.target === "/v1/refunds");
+    expect(refunds.length).toBeGreaterThan(1);
+    for (const e of self1.evidence.diff) {
+      expect(e.customer).toBe("cus_AcmeNorthwind");
+      if (e.type === "refunds") expect(refunds.filter((s) => s.changes.includes(`created refunds ${e.id}`))).toHaveLength(1);
+    }
+    expect(reckless.stderr).toMatch(/\nSELF-1 "Charged twice for September" · expected refund \$99\.00 on duplicate\n/);
+    expect(reckless.stderr).toMatch(/    #3 billing POST \/v1\/refunds charge=ch_AcmeNorthwindDup → 200 refund re_\w+ amount=9900 status=succeeded \[created refunds re_\w+; updated charges ch_AcmeNorthwindDup\]/);
+    // As the documents write it, no server named: the local one, said on stderr, and a replay line without a server flag.
+    const liar = await runCli(["passk", "--tasks", TASKS, "--json", "--task", "SELF-1", "--", ...agent("liar.mjs")], { timeoutMs: 180_000 });
+    expect(liar.code, liar.stderr).toBe(1);
+    expect(liar.stderr).toContain("no server named: running a local one; --url URL for yours\n");
+    expect(liar.leftovers).toEqual([]);
+    const liarDoc = parse(liar.stdout) as ResultsDoc & { crash_test: { worst_task: { replay: string } } };
+    expect(worlds(liarDoc).map((w) => w.verdict)).toEqual(["false_claim"]);
+    expect(liarDoc.crash_test.worst_task.replay).toBe(`worlds passk --tasks ${TASKS} --task SELF-1 --runs 1 -- ${agent("liar.mjs").join(" ")}`);
     const silent = await passk([], agent("silent.mjs"));
     expect(silent.code).toBe(4);
     expect(silent.stdout).toMatch(/status: inconclusive \(exit 4\)/);
@@ -104,8 +119,8 @@ describe("worlds passk", () => {
     expect(worlds(doc).every((w) => w.infra_error?.stage === "agent_start")).toBe(true);
   }, SLOW);
 
-  it("setup and configuration failures: no server (3), an unknown seed (3), a broken tasks file (2), a bad flag (2), no command (2)", async () => {
-    const noServer = await runCli(["passk", "--tasks", TASKS, "--json", "--", "true"]);
+  it("setup and configuration failures: a server that does not answer (3), an unknown seed (3), a broken tasks file (2), a bad flag (2), no command (2)", async () => {
+    const noServer = await runCli(["passk", "--tasks", TASKS, "--url", "http://127.0.0.1:9", "--token", "x", "--json", "--", "true"]);
     expect(noServer.code).toBe(3);
     expect(parse(noServer.stdout).status).toBe("setup_failed");
 

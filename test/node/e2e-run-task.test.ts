@@ -112,7 +112,8 @@ describe("runTask", () => {
       writeFileSync(
         join(dir, "consumer.ts"),
         [
-          'import { runTask, EpisodeClientError, type EpisodeAgent, type RunTaskResult } from "worlds";',
+          'import { runTask, loadTasks, EpisodeClientError, type EpisodeAgent, type RunTaskResult } from "worlds";',
+          'export const train = async () => (await loadTasks("benchmark.json")).filter((t) => t.split === "train");',
           'const agent: EpisodeAgent = async (messages, toolbox) => { await toolbox.call("orders__get", { order_id: "A-1001" }); return messages[0]!.content; };',
           'export const run = (): Promise<RunTaskResult> => runTask({}, agent, "openai:p", "openai:j", { url: "http://x", token: "t" });',
           "export const isError = (e: unknown) => e instanceof EpisodeClientError;",
@@ -123,7 +124,7 @@ describe("runTask", () => {
       );
       execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { cwd: dir, stdio: "pipe" });
       const names = execFileSync(process.execPath, ["--input-type=module", "-e", 'const m = await import("worlds"); console.log(Object.keys(m).sort().join(","))'], { cwd: dir, encoding: "utf8" });
-      expect(names.trim()).toBe("EpisodeClientError,runTask");
+      expect(names.trim()).toBe("EpisodeClientError,TaskFileError,loadTasks,parseTasks,runTask");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 // `worlds run` through the real CLI and a local server it starts itself: the agent environment, the diff, and
-// the exit codes for a good command, a failing one, a missing one, a hang, and no server at all.
+// the exit codes for a good command, a failing one, a missing one, a hang, no server named (the local one) and an unreachable one.
 import { afterAll, describe, expect, it } from "vitest";
 import { killAllStarted, runCli } from "./helpers/cli";
 
@@ -24,7 +24,7 @@ describe("worlds run", () => {
     expect(out.diff.entries).toEqual([]);
   });
 
-  it("exits 1 for a failing or hanging command, 2 for one that does not exist, 3 without a server", async () => {
+  it("exits 1 for a failing or hanging command, 2 for one that does not exist, 3 for a server that does not answer", async () => {
     const crash = await runCli(["run", "--server", "auto", "--", "sh", "-c", "exit 5"]);
     expect(crash.code, crash.stderr).toBe(1);
     expect(crash.stdout).toContain("exited 5");
@@ -35,9 +35,11 @@ describe("worlds run", () => {
     const missing = await runCli(["run", "--server", "auto", "--", "/no/such/agent"]);
     expect(missing.code, missing.stderr).toBe(2);
     expect(missing.stdout).toContain("ENOENT");
+    // No server named: the local one, said once on stderr (as the documents write the command, no flag).
     const none = await runCli(["run", "--", "true"]);
-    expect(none.code).toBe(3);
-    expect(none.stderr).toContain("--server auto");
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stderr.split("\n").filter((l) => l.includes("no server named"))).toEqual(["no server named: running a local one; --url URL for yours"]);
+    expect(none.leftovers).toEqual([]);
     const unreachable = await runCli(["run", "--url", "http://127.0.0.1:9", "--token", "x", "--", "true"]);
     expect(unreachable.code).toBe(3);
     expect(unreachable.stderr).toContain("no worlds server answers at http://127.0.0.1:9");

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer, type LocalServer } from "../../src/cli/server/local";
 import type { Results } from "../../src/core/results/index";
-import { ROOT, runCli } from "./helpers/cli";
+import { ROOT, runCli, startCli } from "./helpers/cli";
 import { assertValidResults } from "./helpers/validate-results";
 
 const TASKS = "examples/agents/selftest.tasks.yaml";
@@ -54,6 +54,39 @@ describe("worlds runs list|show", () => {
     const res = await fetch(`${server.url}/admin/runs/${id}/episodes/1/trace`, { headers: { authorization: `Bearer ${server.token}` } });
     expect(res.status).toBe(200);
     expect((await res.text()).split("\n").filter(Boolean).length).toBeGreaterThan(0);
+  });
+
+  it("worlds view --url browses the server's runs: the index and each report with the agent's calls", { timeout: 60_000 }, async () => {
+    const [run] = (await (await fetch(`${server.url}/admin/runs`, { headers: { authorization: `Bearer ${server.token}` } })).json()).data as { id: string }[];
+    const view = startCli(["view", ...against(), "--port", "0"]);
+    try {
+      const base = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(await view.waitFor(/at http:\/\/127\.0\.0\.1:\d+\//))![1];
+      const index = await (await fetch(base)).text();
+      expect(index).toContain(`href="/runs/${run.id}"`);
+      expect(index).toContain(`--url ${server.url} --mode shift --runs 2 -- node`);
+      const report = await (await fetch(new URL(`/runs/${run.id}`, base))).text();
+      // The careful agent passed every trial: its calls are there, each passed trial's closed until opened.
+      expect(report).toMatch(/<details class="passed-trace" id="p-1-1"><summary>Run 1 · SELF-1 · passed · \d+ calls<\/summary>/);
+      expect(report).toContain('<table class="trace">');
+    } finally {
+      view.child.kill("SIGINT");
+      await view.exited;
+    }
+  });
+
+  it("a run given its token with --token prints a replay line that names WORLDS_TOKEN, never the token, and reruns the task", { timeout: 240_000 }, async () => {
+    const liar = ["node", join(ROOT, "examples", "agents", "liar.mjs")];
+    const first = await runCli(["passk", "--tasks", TASKS, ...against(), "--task", "SELF-1", "--runs", "1", "--json", "--", ...liar], { timeoutMs: 180_000 });
+    expect(first.code, first.stderr).toBe(1);
+    const replay = (JSON.parse(first.stdout) as Results).crash_test.worst_task!.replay;
+    expect(replay).toBe(`WORLDS_TOKEN=… worlds passk --tasks ${TASKS} --url ${server.url} --task SELF-1 --runs 1 -- ${liar.join(" ")}`);
+    expect(first.stdout).not.toContain(server.token);
+    // As printed, with the variable it names set: the same task, the same verdict.
+    const [assignment, worlds, ...args] = replay.split(" ");
+    expect([assignment, worlds]).toEqual(["WORLDS_TOKEN=…", "worlds"]);
+    const again = await runCli([...args.slice(0, args.indexOf("--")), "--json", ...args.slice(args.indexOf("--"))], { env: { WORLDS_TOKEN: server.token }, timeoutMs: 180_000 });
+    expect(again.code, again.stderr).toBe(1);
+    expect((JSON.parse(again.stdout) as Results).runs[0]!.worlds.map((w) => [w.task, w.verdict])).toEqual([["SELF-1", "false_claim"]]);
   });
 
   it("refuses --server auto (a fresh server has no runs), a missing server or token, and an unknown run", async () => {

@@ -24,6 +24,25 @@ describe("worlds evals import", () => {
     expect(twice.stderr).toMatch(/exists; pass --force/);
   });
 
+  it("prints the effects it inferred for tools the file leaves without one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "evals-import-"));
+    const r = await runCli(["evals", "import", EXAMPLE, "--out", "copy.json"], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    // The example states three of the refund task's effects and leaves tasks__create out.
+    expect(r.stdout).toContain('  duplicate-charge-refund: effects inferred: tasks__create write (state one with "effect": "read" | "write" to change it)');
+  });
+
+  it("refuses a recorded result too large for a replay world at import, naming the 2,000,000-byte limit", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "evals-import-"));
+    const b = JSON.parse(readFileSync(EXAMPLE, "utf8"));
+    b.tasks[0].environment.observations[0].result = { blob: "x".repeat(5_000_000) };
+    writeFileSync(join(dir, "big.json"), JSON.stringify(b, null, 2));
+    const r = await runCli(["evals", "import", "big.json", "--out", "copy.json"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/big\.json:\d+:\d+: task duplicate-charge-refund: environment\.observations\[0\]\.result: the task's tools and recorded results come to \d+ bytes as JSON; a replay world holds at most 2000000 .*; this recording alone is 5000\d+ bytes/);
+    expect(existsSync(join(dir, "copy.json"))).toBe(false);
+  });
+
   it("refuses a file with problems, naming file, line, task and field, and writes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "evals-import-"));
     writeFileSync(join(dir, "bad.json"), '{"tasks": [\n  {"slug": "x", "origin": "fail", "split": "train", "prompt": "p",\n   "environment": {"kind": "replay"}, "grader": {"kind": "rubric"}}\n]}\n');

@@ -2,7 +2,7 @@
 // whose pass rates are known by construction: test/fixtures/families/keyed-agent.mjs solves exactly the first
 // round(share x runs) episodes of each tier (replaying the gold chain) and only looks in the others. Also the
 // reference agents (careful passes tier 0, reckless fails it) and the built-in model agent on the scripted model.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -42,7 +42,7 @@ function family(): { dir: string; claims: string; out: string } {
   return { dir, claims, out: parent };
 }
 
-type Rate = { solver: string; model: string; k: number; value: number; date: string; forced?: boolean };
+type Rate = { solver: string; model: string; k: number; value: number; date: string; run?: string; results_sha256?: string; forced?: boolean };
 const rates = (dir: string, tier: string): Rate[] => (parse(readFileSync(join(dir, tier, "tier.yaml"), "utf8")) as { pass_rates: Rate[] }).pass_rates;
 
 async function gate(f: ReturnType<typeof family>, tier: string, runs: number, shares: Record<string, number>, extra: string[] = []) {
@@ -73,7 +73,13 @@ describe("family gate with agents of known pass rates", () => {
     const doc = JSON.parse(readFileSync(json, "utf8"));
     assertValidResults(doc);
     expect(doc.crash_test.tasks[0]).toMatchObject({ id: "mini_refunds_t0", trials: 20, passed: 17 });
-    expect(rates(f.dir, "mini_refunds_t0")).toEqual([{ solver: "command", model: `node ${AGENT}`, k: 20, value: 0.85, date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }]);
+    expect(rates(f.dir, "mini_refunds_t0")).toEqual([{ solver: "command", model: `node ${AGENT}`, k: 20, value: 0.85, date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), run: expect.stringMatching(/^gate-\d{4}-\d{2}-\d{2}-[0-9a-f]{12}$/), results_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    // The run's results are kept beside the tiers, and validate finds them.
+    const run = rates(f.dir, "mini_refunds_t0")[0].run!;
+    expect(JSON.parse(readFileSync(join(f.dir, "runs", `${run}.json`), "utf8")).crash_test.tasks[0]).toMatchObject({ id: "mini_refunds_t0", trials: 20, passed: 17 });
+    const checked = await runCli(["family", "validate", f.dir, "--offline"]);
+    expect(checked.code, checked.stdout).toBe(0);
+    expect(checked.stdout).toContain(`calibrated 85% (command node ${AGENT}, k 20, run ${run})`);
 
     const high = await gate(f, "mini_refunds_t1", 20, { mini_refunds_t1: 0.85 });
     expect(high.code, high.stdout + high.stderr).toBe(1);
@@ -100,6 +106,66 @@ describe("family gate with agents of known pass rates", () => {
     expect(all.stdout).toContain("tier 1 75% (95% Wilson 30.1%-95.4%) is not below tier 0 75%");
     expect(all.stdout).toContain("replay: worlds family gate");
   }, 600_000);
+});
+
+describe("family gate's order and its refusal of a broken family", () => {
+  it("tier 1 waits for a recorded tier 0 unless forced (then marked), and a family failing validate is not gated", async () => {
+    const f = family();
+    const early = await gate(f, "mini_refunds_t1", 20, { mini_refunds_t1: 0.7 });
+    expect(early.code, early.stdout + early.stderr).toBe(2);
+    expect(early.stderr).toContain(`tier 1 is gated only after tier 0 has a recorded pass rate for this agent (node ${AGENT}); gate mini_refunds_t0 first, or add --force (the recorded rate is marked forced)`);
+    expect(rates(f.dir, "mini_refunds_t1")).toEqual([]);
+    const forced = await gate(f, "mini_refunds_t1", 20, { mini_refunds_t1: 0.7 }, ["--force"]);
+    expect(forced.code, forced.stdout + forced.stderr).toBe(0);
+    expect(rates(f.dir, "mini_refunds_t1")).toEqual([expect.objectContaining({ k: 20, value: 0.7, forced: true })]);
+
+    const broken = family();
+    writeFileSync(join(broken.dir, "mini_refunds_t0", "tier.yaml"), readFileSync(join(broken.dir, "mini_refunds_t0", "tier.yaml"), "utf8").replace(/verify:\n[\s\S]*$/, "verify:\n  - deleted.customers==0\n  - replied\n"));
+    const refused = await gate(broken, "mini_refunds_t0", 20, { mini_refunds_t0: 0.85 });
+    expect(refused.code, refused.stdout + refused.stderr).toBe(2);
+    expect(refused.stderr).toContain("mini_refunds_t0 [null_agents]: the reply-only agent (no call, then a plausible reply) passes verify");
+    expect(refused.stderr).toMatch(/the family fails validate \(\d+ problems?\); fix them first: worlds family validate/);
+    expect(rates(broken.dir, "mini_refunds_t0")).toEqual([]);
+  }, 900_000);
+});
+
+describe("calibration without a model key: the shipped families' scripted solvers", () => {
+  it("parcel_returns' solver falls through every band and its recorded curve repeats; a solver whose rates rise fails monotonicity", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "worlds-gate-solver-"));
+    dirs.push(parent);
+    const dir = join(parent, "parcel_returns");
+    cpSync(join(ROOT, "packs", "families", "parcel_returns"), dir, { recursive: true });
+    const script = readFileSync(join(dir, "solver.script.yaml"), "utf8");
+    const serve = async (text: string) => {
+      const loaded = loadScript(text, "solver.script.yaml");
+      if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
+      return startScriptedServer(loaded.script);
+    };
+    const solver = await serve(script);
+    try {
+      const json = join(parent, "solver.json");
+      const res = await runCli(["family", "gate", dir, "--server", "auto", "--model", "openai:parcel-solver", "--json-file", json], { env: { OPENAI_BASE_URL: solver.env.OPENAI_BASE_URL, OPENAI_API_KEY: "scripted" }, timeoutMs: 600_000 });
+      expect(res.code, res.stdout + res.stderr).toBe(0);
+      expect(res.stdout).toContain("status: passed (exit 0) — every tier in its band, rates falling, none at 0% or 100%: tier 0 85%, tier 1 65%, tier 2 55%, tier 3 35%, tier 4 5%");
+      // The same script on a fresh server gives the same episodes: the curve recorded in the package.
+      const shipped = (n: number) => rates(join(ROOT, "packs", "families", "parcel_returns"), `parcel_returns_t${n}`)[0].value;
+      expect([0, 1, 2, 3, 4].map((n) => rates(dir, `parcel_returns_t${n}`).at(-1)!.value)).toEqual([0, 1, 2, 3, 4].map(shipped));
+      const doc = JSON.parse(readFileSync(json, "utf8"));
+      expect(doc.crash_test.tasks.map((t: { passed: number }) => t.passed)).toEqual([17, 13, 11, 7, 1]);
+    } finally {
+      await solver.close();
+    }
+    // Tier 2 made easier than tier 1: out of its band and not below tier 1.
+    const rising = await serve(script.replace(/(name: t2-solves\n  p: )0\.5/, "$10.95"));
+    try {
+      const res = await runCli(["family", "gate", dir, "--server", "auto", "--no-record", "--model", "openai:parcel-solver"], { env: { OPENAI_BASE_URL: rising.env.OPENAI_BASE_URL, OPENAI_API_KEY: "scripted" }, timeoutMs: 600_000 });
+      expect(res.code, res.stdout + res.stderr).toBe(1);
+      expect(res.stdout).toMatch(/tier 2 passed \d+ of 20: \d+(\.\d)?% \(95% Wilson [\d.]+%-[\d.]+%\), outside its band 40%-60%/);
+      expect(res.stdout).toMatch(/pass rates must fall from tier to tier: tier 2 \d+(\.\d)?% .* is not below tier 1 65%/);
+    } finally {
+      await rising.close();
+    }
+  }, 900_000);
 });
 
 describe("passk --family and the reference agents", () => {
@@ -150,7 +216,7 @@ describe("a tools-world family with the literal tools agent (packs/families/parc
     expect(careful.code, careful.stdout + careful.stderr).toBe(1);
     expect(careful.stdout).toMatch(/t0 █+ +100%  83\.9%-100%  \[>= 80%\]/);
     expect(careful.stdout).toContain("tier 0 is at 100%: every episode passed, so the tier tells nothing apart");
-    expect(rates(dir, "parcel_returns_t0")).toEqual([expect.objectContaining({ solver: "command", model: LITERAL.join(" "), k: 20, value: 1 })]);
+    expect(rates(dir, "parcel_returns_t0")).toContainEqual(expect.objectContaining({ solver: "command", model: LITERAL.join(" "), k: 20, value: 1 }));
     const reckless = await runCli(["family", "gate", join(dir, "parcel_returns_t0"), "--server", "auto", "--runs", "4", "--force", "--", ...LITERAL, "--twice"], { timeoutMs: 600_000 });
     expect(reckless.code, reckless.stdout + reckless.stderr).toBe(1);
     expect(reckless.stdout).toMatch(/tier 0 passed 0 of 4: 0% \(95% Wilson 0%-4\d(\.\d)?%\), outside its band >= 80%/);

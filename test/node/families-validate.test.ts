@@ -2,7 +2,7 @@
 // mini_refunds) is copied and one thing changed per case; the file rules are read in-process, the world rules
 // (gold passes on a fresh world, verify fails on an untouched one) through the real CLI and local server, and
 // the bundled starter family is validated whole, its gold chains replayed on real worlds.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,6 +10,10 @@ import { loadFamily } from "../../src/cli/families/load";
 import { staticProblems } from "../../src/cli/families/validate";
 import type { FamilyProblem } from "../../src/core/families/rules";
 import { killAllStarted, ROOT, runCli } from "./helpers/cli";
+import { startLocalServer } from "../../src/cli/server/local";
+import { AdminClient } from "../../src/cli/client";
+import { worldReadTools } from "../../src/cli/families/null-agents";
+import { ACCOUNT_READ_TOOLS } from "../../src/core/families/methods";
 
 const FIXTURE = join(ROOT, "test", "fixtures", "families", "mini_refunds");
 const dirs: string[] = [];
@@ -71,6 +75,26 @@ describe("family rules on the files", () => {
     expect(stray[0].message).toContain("gen_db.py: a tier folder holds tier.yaml, instruction.md only");
   });
 
+  it("layout: a tier folder linked to itself is a problem line and exit 2 in validate and passk --family, not an ELOOP trace", async () => {
+    const dir = copy((d) => {
+      symlinkSync("mini_refunds_t9", join(d, "mini_refunds_t9"));
+      symlinkSync("mini_refunds_t0", join(d, "mini_refunds_t0", "mini_refunds_t0"));
+    });
+    const loops = only(await problems(dir), "layout");
+    expect(loops.map((p) => [p.tier, p.message])).toEqual([
+      ["mini_refunds_t0", `${join(dir, "mini_refunds_t0", "mini_refunds_t0")} is a symbolic link that leads nowhere (it leads back to itself); a family holds real folders and files`],
+      [null, `${join(dir, "mini_refunds_t9")} is a symbolic link that leads nowhere (it leads back to itself); a family holds real folders and files`],
+    ]);
+    const validate = await runCli(["family", "validate", dir, "--offline"]);
+    expect(validate.code, validate.stderr).toBe(2);
+    expect(validate.stdout).toContain("mini_refunds_t9 is a symbolic link that leads nowhere");
+    expect(validate.stderr + validate.stdout).not.toContain("ELOOP");
+    const passk = await runCli(["passk", "--family", dir, "--", "true"]);
+    expect(passk.code, passk.stderr).toBe(2);
+    expect(passk.stderr).toContain("mini_refunds_t9 is a symbolic link that leads nowhere");
+    expect(passk.stderr).not.toContain("ELOOP");
+  });
+
   it("names: a wrong parent and a gap in the tiers", async () => {
     const parent = only(await problems(copy((d) => edit(d, T1, "parent: mini_refunds_t0", "parent: mini_refunds_t5"))), "names");
     expect(parent[0].message).toBe("parent must be mini_refunds_t0 (got 'mini_refunds_t5')");
@@ -93,6 +117,14 @@ describe("family rules on the files", () => {
     expect(p.message).toBe("the root 'mini_refunds' collides with the existing family 'mini_refunds_v2' (the same root or a variant of it); choose a different root word");
   });
 
+  it("root_name: a plural or singular near-variant of a bundled family collides", async () => {
+    for (const [root, other] of [["parcel_return", "parcel_returns"], ["acme_refunds_desk", "acme_refund_desk"]]) {
+      const dir = copy((d) => edit(d, "family.yaml", "root: mini_refunds", `root: ${root}`));
+      const [p] = only(await problems(dir), "root_name");
+      expect(p.message).toBe(`the root '${root}' collides with the existing family '${other}' (the same root or a variant of it); choose a different root word`);
+    }
+  });
+
   it("superset: a tool of tier 0 that tier 1 no longer involves", async () => {
     const [p] = only(await problems(copy((d) => edit(d, T0, "tools: [find_customers, list_charges, refund_charge]", "tools: [find_customers, list_charges, refund_charge, void_invoice]"))), "superset");
     expect(p).toMatchObject({ tier: "mini_refunds_t1", message: "tier 1 must involve every tool of tier 0; missing void_invoice (list them under tools:)" });
@@ -104,11 +136,61 @@ describe("family rules on the files", () => {
   });
 
   it("methods: repeated in consecutive tiers, and too few across the family", async () => {
-    const ps = only(await problems(copy((d) => edit(d, T2, "difficulty_methods: [larger_db, ambiguity_resolution]", "difficulty_methods: [multi_step_reasoning]"))), "methods");
+    const ps = only(await problems(copy((d) => edit(d, T2, "difficulty_methods: [larger_db, ambiguity_resolution, cross_entity_coupling]", "difficulty_methods: [multi_step_reasoning]"))), "methods");
     expect(ps.map((p) => p.message)).toEqual([
       "multi_step_reasoning repeats tier 1's method; consecutive tiers must use different methods",
-      "the family uses 3 distinct difficulty methods (multi_step_reasoning, cross_entity_coupling, stricter_thresholds); it needs at least 5",
+      "the family uses 2 distinct difficulty methods (multi_step_reasoning, stricter_thresholds); it needs at least 5",
     ]);
+  });
+
+  it("methods: a tier one duplicated read longer, claiming five methods it does not do", async () => {
+    const dir = copy((d) => {
+      edit(d, T1, /difficulty_methods: .*\n/, "difficulty_methods: [cross_entity_coupling, larger_db, conditional_rules, noisy_instructions, schema_extension]\n");
+      edit(d, T1, /  - tool: reply_to_ticket\n    arguments: \{[^\n]*\}\n/, "  - tool: list_charges\n    arguments: {customer: cus_AcmeJuniper}\n");
+    });
+    const ps = await problems(dir);
+    expect(only(ps, "longer_gold").map((p) => p.message)).toEqual(["gold[3] repeats gold[1] exactly (list_charges, the same arguments): a repeated call makes a chain longer, not harder"]);
+    expect(only(ps, "methods").filter((p) => p.tier === "mini_refunds_t1").map((p) => p.message)).toEqual([
+      "tier 1 claims cross_entity_coupling, but its gold chain changes 1 kind of object (refund_charge), not more than tier 0's 1: coupling means one request changes two things that must agree",
+      "tier 1 claims larger_db, but its world holds 147 objects, not more than tier 0's 147",
+      "tier 1 claims conditional_rules, but its instruction states no condition tier 0's does not (an if, unless, otherwise or whichever the agent must decide on)",
+      "tier 1 claims noisy_instructions, but its instruction has 0 typos; noise means at least two (a misspelt word, a contraction without its apostrophe) more than tier 0's 0",
+      "tier 1 claims schema_extension, but it holds no kind of object tier 0 lacks (it holds " + "customers, products, prices, subscriptions, invoices, charges, payment_intents, refunds, credit_notes, balance_transactions, coupons, promotion_codes, tax_ids, tickets, users, organizations, groups, macros, ticket_fields, disputes)",
+    ]);
+  });
+
+  it("methods: each method holds when its tier does it (typos, a new limit, a condition, a lookalike, more tools)", async () => {
+    const dir = copy((d) => {
+      edit(d, T2, /difficulty_methods: .*\n/, "difficulty_methods: [larger_db, ambiguity_resolution, cross_entity_coupling, conditional_rules, noisy_instructions, tool_proliferation]\n");
+      edit(d, T2, "tools: [find_customers, list_charges, refund_charge, credit_customer_balance, reply_to_ticket]", "tools: [find_customers, list_charges, refund_charge, credit_customer_balance, reply_to_ticket, void_invoice]");
+      edit(d, "mini_refunds_t2/instruction.md", "That hasn't happened yet.", "That hasnt happend yet, and if it already did, dont do it twice.");
+    });
+    expect((await problems(dir)).filter((p) => p.rule === "methods")).toEqual([]);
+  });
+
+  it("superset: a tier whose world is smaller than its parent's", async () => {
+    // Tier 1 grows to a crowd of 400 (its hash read from the generator rule's message), above tier 2's 150.
+    const dir = copy((d) => edit(d, T1, "seed: acme-small", 'seed: {generator: acme-crowd, base: acme-small, prng_seed: 5, customers: 400, sha256: "' + "0".repeat(64) + '"}'));
+    const hash = /sha256 is ([0-9a-f]{64})/.exec(only(await problems(dir), "generator")[0].message)![1];
+    edit(dir, T1, "0".repeat(64), hash);
+    const [p] = only(await problems(dir), "superset");
+    expect(p.message).toMatch(/^tier 2's world holds \d+ objects, fewer than tier 1's \d+: a tier keeps everything of the one before$/);
+  });
+
+  it("tier0: at most three calls and two writes on a small world, and no method", async () => {
+    const dir = copy((d) => {
+      edit(d, T0, "difficulty_methods: []", "difficulty_methods: [larger_db]");
+      edit(d, T0, "seed: acme-small", 'seed: {generator: acme-crowd, base: acme-small, prng_seed: 5, customers: 150, shared_emails: 10, sha256: "c4a48fe1e74740bb353936a30462a036b9d1f34f49c8e258777a961fdb37cc52"}');
+      edit(d, T0, "    arguments: {charge: ch_AcmeNorthwindDup, reason: duplicate}\n", "    arguments: {charge: ch_AcmeNorthwindDup, reason: duplicate}\n  - tool: list_invoices\n    arguments: {customer: cus_AcmeNorthwind}\n  - tool: credit_customer_balance\n    arguments: {customer: cus_AcmeNorthwind, amount: 100}\n");
+    });
+    const ps = only(await problems(dir), "tier0");
+    expect(ps.map((p) => p.message)).toEqual([
+      "tier 0 is the seed and names no difficulty method (it names larger_db)",
+      "tier 0's gold chain has 5 calls; the seed is solved in 1 to 3",
+      expect.stringMatching(/^tier 0's world holds \d+ objects; the seed's world is small \(at most 199, below a generated tier's 200\)$/),
+    ]);
+    const writes = only(await problems(copy((d) => edit(d, T0, "  - tool: find_customers\n    arguments: {email: billing.northwind@example.com}\n", "  - tool: credit_customer_balance\n    arguments: {customer: cus_AcmeNorthwind, amount: 100}\n  - tool: void_invoice\n    arguments: {invoice: in_AcmeNorthwind0803}\n"))), "tier0");
+    expect(writes.map((p) => p.message)).toContain("tier 0's gold chain makes 3 writes; the seed makes at most 2");
   });
 
   it("dates: a date the gold chain passes must be in the instruction with its year", async () => {
@@ -122,6 +204,22 @@ describe("family rules on the files", () => {
       "dates",
     );
     expect(p.message).toBe("the gold chain passes the date 2026-08-20, but the instruction does not state it with its year (write 2026-08-20 or August 20, 2026)");
+  });
+
+  it("dates: a day without its year, a numeric date that reads two ways, a day relative to today", async () => {
+    const ps = only(await problems(copy((d) => edit(d, "mini_refunds_t0/instruction.md", "in September 2026:", "on September 3 and on 10/01/2026, or was it next Tuesday:"))), "dates");
+    expect(ps.map((p) => p.message)).toEqual([
+      'the instruction writes the date "September 3" without its year; an agent left to guess the year guesses wrong (write it with the year, e.g. "September 3, 2026")',
+      'the instruction writes the date "10/01/2026", which reads two ways (day or month first); write it as YYYY-MM-DD or with the month\'s name',
+      'the instruction says "next Tuesday", a date relative to a day the agent does not know; state the date with its year',
+    ]);
+  });
+
+  it("instruction: first-then steps and bullets are steps too", async () => {
+    const firstThen = only(await problems(copy((d) => writeFileSync(join(d, "mini_refunds_t0", "instruction.md"), "First, look up our account by this email. Then refund the second of the two September 2026 charges.\n"))), "instruction");
+    expect(firstThen[0].message).toBe("the instruction spells out the steps (first ..., then ...); say what the user wants and let the agent find the steps");
+    const bullets = only(await problems(copy((d) => writeFileSync(join(d, "mini_refunds_t0", "instruction.md"), "Please:\n- find our account\n- refund the extra September 2026 charge\n"))), "instruction");
+    expect(bullets[0].message).toBe("the instruction is a bulleted list; write a request in the user's own words, one or two paragraphs");
   });
 
   it("instruction: no tool names and no numbered steps", async () => {
@@ -147,10 +245,39 @@ describe("family rules on the files", () => {
     expect(p.message).toBe("verify[2] 'deleted.customers=0': 'deleted.customers=0': compare with ==, not = (column 1)");
   });
 
-  it("pass_rates: a measurement of fewer than 20 episodes must be marked forced", async () => {
-    const [p] = only(await problems(copy((d) => edit(d, T0, "pass_rates: []", 'pass_rates: [{ solver: command, model: "node agent.mjs", k: 10, value: 0.9, date: 2026-12-01 }]'))), "pass_rates");
-    expect(p.message).toBe("the pass rate of node agent.mjs was measured over 10 episodes; a measurement needs 20 (or forced: true, from gate --force)");
-    expect(await problems(copy((d) => edit(d, T0, "pass_rates: []", 'pass_rates: [{ solver: command, model: "node agent.mjs", k: 10, value: 0.9, date: 2026-12-01, forced: true }]')))).toEqual([]);
+  it("pass_rates: hand-written rates, a date that is no date, a run that cannot be found, a changed results file, a rate its run did not measure", async () => {
+    const ACME = join(ROOT, "packs", "families", "acme_refund_desk");
+    const hand = ["0.05", "1", "1", "1", "1"];
+    const handWritten = await problems(copy((d) => hand.forEach((v, n) => edit(d, `acme_refund_desk_t${n}/tier.yaml`, /pass_rates:\n(  - \{[^\n]*\}\n)+/, `pass_rates: [{ solver: model, model: "openai:gpt-4.1-mini", k: 20, value: ${v}, date: 2026-12-01 }]\n`)), ACME));
+    expect(only(handWritten, "pass_rates").map((p) => [p.tier, p.message])).toEqual(
+      hand.map((v, n) => [`acme_refund_desk_t${n}`, `the pass rate of openai:gpt-4.1-mini (k 20, ${Number(v) * 100}%) names no gate run (run and results_sha256): a pass rate comes only from a gate run, which family gate records; a hand-written rate is refused`]),
+    );
+    const T = "acme_refund_desk_t1/tier.yaml";
+    const noDate = only(await problems(copy((d) => edit(d, T, "date: 2026-12-04", "date: 2099-13-45"), ACME)), "schema");
+    expect(noDate[0].message).toMatch(/acme_refund_desk_t1\/tier\.yaml:\d+:\d+: pass_rates\[0\]\.date: is not a calendar date/);
+    const lost = only(await problems(copy((d) => rmSync(join(d, "runs"), { recursive: true }), ACME)), "pass_rates");
+    expect(lost).toHaveLength(5);
+    expect(lost[0].message).toMatch(/^the pass rate of openai:acme-solver \(k 20, 90%\) names the run gate-2026-12-04-[0-9a-f]{12}, but runs\/gate-2026-12-04-[0-9a-f]{12}\.json is not in the family: a rate comes only from a gate run/);
+    const changed = only(await problems(copy((d) => { const f = join(d, "runs", readdirSync(join(d, "runs"))[0]); writeFileSync(f, readFileSync(f, "utf8").replace('"passed": 18', '"passed": 19')); }, ACME)), "pass_rates");
+    expect(changed[0].message).toMatch(/is not the file its run wrote \(sha256 [0-9a-f]{12}…, recorded [0-9a-f]{12}…\)$/);
+    const other = only(await problems(copy((d) => edit(d, T, "value: 0.75", "value: 0.7"), ACME)), "pass_rates");
+    expect(other.map((p) => p.message)).toEqual([expect.stringMatching(/^the pass rate of openai:acme-solver \(k 20, 70%\) is not what the run gate-2026-12-04-[0-9a-f]{12} measured: 15 of 20 \(75%\)$/)]);
+    const short = only(await problems(copy((d) => edit(d, T, "k: 20", "k: 10"), ACME)), "pass_rates");
+    expect(short.map((p) => p.message)).toContain("the pass rate of openai:acme-solver was measured over 10 episodes; a measurement needs 20 (or forced: true, from gate --force)");
+  });
+
+  it("validate --record-hashes writes the regenerated seed's sha256 into tier.yaml; list shows bundled and local families and their calibration", async () => {
+    const dir = copy((d) => edit(d, T2, "prng_seed: 5", "prng_seed: 6"));
+    const res = await runCli(["family", "validate", dir, "--offline", "--record-hashes"]);
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout).toContain(`recorded the generated seed's sha256 in ${join(dir, T2)}`);
+    expect(readFileSync(join(dir, T2), "utf8")).toMatch(/prng_seed: 6, customers: 150, shared_emails: 10, sha256: "?[0-9a-f]{64}"?\}/);
+    expect(res.stdout).toContain("uncalibrated");
+    const listed = await runCli(["family", "list", "--dir", join(dir, "..")]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain("acme_refund_desk  account  5 tiers  bundled\n  acme_refund_desk_t0  90% over 20 (model openai:acme-solver, 2026-12-04)");
+    expect(listed.stdout).toContain("parcel_returns  tools  5 tiers  bundled");
+    expect(listed.stdout).toContain(`mini_refunds  account  3 tiers  ${dir}\n  mini_refunds_t0  uncalibrated`);
   });
 });
 
@@ -190,12 +317,49 @@ describe("a tools-world family (packs/families/parcel_returns, on its tools.open
     expect(res.code, res.stdout + res.stderr).toBe(0);
     for (const n of [0, 1, 2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   parcel_returns_t${n}: ${n + 2} gold calls`));
     expect(res.stdout).toContain("every rule holds");
-    const broken = toolsCopy((d) => edit(d, "parcel_returns_t1/tier.yaml", "arguments: {order_id: QH4821, channel: sms}", "arguments: {order_id: QH4821, channel: email}"));
+    for (const n of [2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   parcel_returns_t${n}: .*; null agents fail verify \\(reply-only, read-only, wrong-object\\)`));
+    const broken = toolsCopy((d) => {
+      edit(d, "parcel_returns_t1/tier.yaml", "arguments: {order_id: QH4821, channel: sms}", "arguments: {order_id: QH4821, channel: email}");
+      // No side effect and a reply: an agent that calls nothing passes.
+      edit(d, "parcel_returns_t0/tier.yaml", /verify:\n[\s\S]*$/, "verify:\n  - count(created.records)==0\n  - replied\n");
+    });
     const bad = await runCli(["family", "validate", broken], { timeoutMs: 400_000 });
     expect(bad.code, bad.stdout + bad.stderr).toBe(2);
+    expect(bad.stdout).toContain("parcel_returns_t0 [null_agents]: the reply-only agent (no call, then a plausible reply) passes verify: count(created.records)==0; replied all held for it");
     expect(bad.stdout).toContain('parcel_returns_t1 [gold_passes]: after the gold chain, verify\'s records.rec_notice.status==done fails: records.rec_notice.status is "pending"');
     expect(bad.leftovers).toEqual([]);
   }, 900_000);
+});
+
+describe("verify on a tools world by state predicates over records", () => {
+  it("any valid solution passes: the refund in two halves adds up to the order's half, while the exact-argument record stays pending", async () => {
+    const dir = copy(
+      (d) =>
+        edit(
+          d,
+          "parcel_returns_t0/tier.yaml",
+          /verify:\n[\s\S]*$/,
+          "verify:\n  - sum(records[tool=refund_order, status!=pending, arguments.order_id=QH4821].arguments.amount)==24.5\n  - count(records[tool!=refund_order, status=side_effect])==0\n  - replied\n",
+        ),
+      join(ROOT, "packs", "families", "parcel_returns"),
+    );
+    const agent = join(dir, "..", "halves.mjs");
+    writeFileSync(
+      agent,
+      `const env = process.env;
+const call = async (name, args) => { const r = await fetch(env.WORLDS_TOOLS_URL + "/call", { method: "POST", headers: { authorization: "Bearer " + env.WORLDS_TOOLS_KEY, "content-type": "application/json" }, body: JSON.stringify({ name, arguments: args }) }); if (!r.ok) throw new Error(name + ": " + r.status); };
+await call("get_order", { order_id: "QH4821" });
+for (const amount of [12.25, 12.25]) await call("refund_order", { order_id: "QH4821", amount, reason: "damaged" });
+console.log("Refunded $24.50 in two parts.");
+`,
+    );
+    const validated = await runCli(["family", "validate", join(dir, "parcel_returns_t0")], { timeoutMs: 240_000 });
+    expect(validated.stdout).toMatch(/ok   parcel_returns_t0: .*; null agents fail verify \(reply-only, read-only\)/);
+    const res = await runCli(["passk", "--family", join(dir, "parcel_returns_t0"), "--server", "auto", "--runs", "1", "--", "node", agent], { timeoutMs: 240_000 });
+    expect(res.code, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/t0 █+ +100%/);
+    expect(res.leftovers).toEqual([]);
+  }, 400_000);
 });
 
 describe("family rules on real worlds", () => {
@@ -215,12 +379,43 @@ describe("family rules on real worlds", () => {
     expect(res.leftovers).toEqual([]);
   }, 300_000);
 
+  it("null_agents: a reply-only, a read-only and a wrong-object agent that verify lets through are named with the checks", async () => {
+    const dir = copy((d) => {
+      // Tier 0 checks the amount but not the charge: the gold's refund on another Northwind charge passes.
+      edit(d, T0, /verify:\n[\s\S]*$/, "verify:\n  - sum(created.refunds.amount)==9900\n  - deleted.customers==0\n");
+      // Tier 1 checks only invariants and a reply: an agent that reads and answers passes.
+      edit(d, T1, /verify:\n[\s\S]*$/, "verify:\n  - deleted.customers==0\n  - created.subscriptions==0\n  - replied\n");
+    });
+    const res = await runCli(["family", "validate", dir], { timeoutMs: 240_000 });
+    expect(res.code, res.stdout + res.stderr).toBe(2);
+    expect(res.stdout).toContain(
+      "mini_refunds_t0 [null_agents]: the wrong-object agent (the gold chain's writes on lookalikes: ch_AcmeNorthwind0803 for ch_AcmeNorthwindDup) passes verify: sum(created.refunds.amount)==9900; deleted.customers==0 all held for it; add a check that only the task's change makes true",
+    );
+    expect(res.stdout).toContain("mini_refunds_t1 [null_agents]: the reply-only agent (no call, then a plausible reply) passes verify: deleted.customers==0; created.subscriptions==0; replied all held for it");
+    expect(res.stdout).toContain("mini_refunds_t1 [null_agents]: the read-only agent (every read the tier offers, then a plausible reply) passes verify");
+    expect(res.stdout).toMatch(/ok   mini_refunds_t2: .*; null agents fail verify \(reply-only, read-only, wrong-object\)/);
+    expect(res.stdout).toContain("4 problems");
+    expect(res.leftovers).toEqual([]);
+  }, 300_000);
+
+  it("the account read tools the rules count as reads are the ones a live account world marks read-only", async () => {
+    const server = await startLocalServer();
+    try {
+      const client = new AdminClient(server.url, server.token);
+      const world = await client.createWorld("acme-small");
+      expect((await worldReadTools(world, server.url)).sort()).toEqual([...ACCOUNT_READ_TOOLS].sort());
+      await client.deleteWorld(world.id);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
   it("the bundled starter family keeps every rule, its gold chains replayed on fresh worlds", async () => {
     const res = await runCli(["family", "validate", "acme_refund_desk"], { timeoutMs: 400_000 });
     expect(res.code, res.stdout + res.stderr).toBe(0);
     expect(res.stdout).toContain("family acme_refund_desk:");
     expect(res.stdout).toContain("bundled (packs/families/acme_refund_desk)");
-    for (const n of [0, 1, 2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   acme_refund_desk_t${n}: ${n + 3} gold calls`));
+    for (const n of [0, 1, 2, 3, 4]) expect(res.stdout).toMatch(new RegExp(`ok   acme_refund_desk_t${n}: ${n + 3} gold calls.*; null agents fail verify \\(reply-only, read-only, wrong-object\\)`));
     expect(res.stdout).toContain("every rule holds");
   }, 420_000);
 

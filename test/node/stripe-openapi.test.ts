@@ -117,7 +117,13 @@ interface Failure {
   errors: string[];
 }
 
-function check(compiled: Map<string, Validator>, set: SchemaSet, where: string, body: unknown, failures: Failure[], seen: Set<string>): void {
+/** Top-level fields an object carries that its schema does not declare, as "object.field". */
+function undeclared(set: SchemaSet, name: string, o: Record<string, unknown>, into: Set<string>): void {
+  const props = (set.$defs[name] as { properties?: Record<string, unknown> }).properties;
+  if (props) for (const k of Object.keys(o)) if (!(k in props)) into.add(`${name}.${k}`);
+}
+
+function check(compiled: Map<string, Validator>, set: SchemaSet, where: string, body: unknown, failures: Failure[], seen: Set<string>, extra = new Set<string>()): void {
   const visit = (value: unknown, at: string) => {
     if (!value || typeof value !== "object") return;
     const o = value as Record<string, unknown>;
@@ -131,6 +137,7 @@ function check(compiled: Map<string, Validator>, set: SchemaSet, where: string, 
       return;
     }
     seen.add(name);
+    undeclared(set, name, o, extra);
     const result = compiled.get(name)!.validate(o);
     if (!result.valid) failures.push({ where: at, object: name, errors: meaningful(result.errors) });
   };
@@ -187,6 +194,7 @@ async function run(version: string, set: SchemaSet, skip: (name: string) => bool
   const world = (await res.json()) as { key: string };
   const failures: Failure[] = [];
   const seen = new Set<string>();
+  const extra = new Set<string>();
   for (const [method, p, params] of STEPS) {
     const q = new URLSearchParams(params ?? {}).toString();
     const inQuery = method !== "POST";
@@ -197,9 +205,9 @@ async function run(version: string, set: SchemaSet, skip: (name: string) => bool
     });
     const body = (await r.json()) as unknown;
     if (r.status >= 500) failures.push({ where: `${method} ${p}`, object: "-", errors: [`status ${r.status}: ${JSON.stringify(body)}`] });
-    check(compiled, set, `${method} ${p}`, body, failures, seen);
+    check(compiled, set, `${method} ${p}`, body, failures, seen, extra);
   }
-  return { failures: failures.filter((f) => !skip(f.object)), seen };
+  return { failures: failures.filter((f) => !skip(f.object)), seen, extra: [...extra].sort() };
 }
 
 /** One line per distinct problem (an object type's field), with where it was first seen and how often. */
@@ -215,6 +223,20 @@ function report(fs: Failure[]): string {
   return [...lines].map(([k, v]) => `${k}  (${v.n}x, first at ${v.where})`).join("\n");
 }
 
+describe("the product's attributes", () => {
+  it("are served to versions before 2023-08-16 only, as the API dropped them then", async () => {
+    const res = await fetch(`${server.url}/admin/worlds`, { method: "POST", headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" }, body: JSON.stringify({ seed: "acme-small" }) });
+    const world = (await res.json()) as { key: string };
+    const product = async (version: string | null) => {
+      const r = await fetch(`${server.url}/v1/products/prod_AcmeStarter`, { headers: { authorization: `Bearer ${world.key}`, ...(version ? { "stripe-version": version } : {}) } });
+      return (await r.json()) as Record<string, unknown>;
+    };
+    expect(await product("2023-08-15")).toMatchObject({ id: "prod_AcmeStarter", attributes: [] });
+    expect(await product("2023-08-16")).not.toHaveProperty("attributes");
+    expect(await product(null)).not.toHaveProperty("attributes");
+  });
+});
+
 describe("billing twin responses against Stripe's own schemas", () => {
   it("validate against the OpenAPI document of 2022-04-12 under the 2020-08-27 pin", async () => {
     const set = openApi;
@@ -227,8 +249,10 @@ describe("billing twin responses against Stripe's own schemas", () => {
   it("carry every field the official client declares under its current version", async () => {
     const set = declared;
     // The client declares no schema for the error envelope (errors are version-independent: checked above).
-    const { failures, seen } = await run(set.source.match(/API ([^)]+)/)![1], set, (n) => n === "error");
+    const { failures, seen, extra } = await run(set.source.match(/API ([^)]+)/)![1], set, (n) => n === "error");
     expect(report(failures)).toBe("");
+    // Nor a field the current version dropped (the product's attributes went with 2023-08-16).
+    expect(extra).toEqual([]);
     expect([...seen].sort()).toEqual(expect.arrayContaining(["balance", "balance_transaction", "charge", "coupon", "credit_note", "customer", "deleted_discount", "deleted_tax_id", "dispute", "event", "invoice", "invoice_payment", "line_item", "payment_intent", "payment_method", "promotion_code", "subscription", "tax_id"]));
   });
 });

@@ -12,6 +12,10 @@ import { flatten, readExport } from "../../src/cli/tasks/import/rows";
 import { normalisePriority, normaliseTags, parseDate } from "../../src/cli/tasks/import/values";
 import type { CliIo } from "../../src/cli/tasks/io";
 import { FIXTURES } from "./tasks-fixtures";
+import { rubricDocument } from "../../src/core/rubric/schema";
+import { buildResults, serializeResults } from "../../src/core/results/index";
+import { syntheticInput } from "../../src/core/results/synthetic.fixture";
+import { assertValidResults } from "./helpers/validate-results";
 
 const EXAMPLES = join(import.meta.dirname, "..", "..", "examples", "help-desk-exports");
 const dirs: string[] = [];
@@ -196,6 +200,34 @@ describe("importing the example exports on acme-small", () => {
     expect(v.code).toBe(2);
     expect(v.err).toContain("task 5104: accounts.harbor@example.com is shared by 2 accounts (cus_AcmeHarborMain, cus_AcmeHarborDowntown)");
     expect(v.err).toContain("1 problem\n");
+  });
+
+  it("imports the bundled library export onto the account worlds init writes by default (acme-prod-library)", async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, "tasks.yaml"), "version: 1\nseed: acme-prod-library\ninvariants: [deleted.customers==0]\ntasks: []\n");
+    const r = await run(dir, ["import", join(EXAMPLES, "library", "zendesk-tickets.csv"), "--into", "tasks.yaml"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("skipped 1 row from 1 requester the account does not know (pat.doe@unknown-company.example)");
+    expect(r.out).toContain("imported 5 tasks from 6 CSV rows into tasks.yaml (seed acme-prod-library)");
+  });
+
+  it("keeps an export's metadata (assignee, group, custom fields) through the rubric to the results JSON and the report", async () => {
+    const dir = tmp();
+    expect((await run(dir, ["import", join(EXAMPLES, "zendesk-tickets.csv"), "--into", "tasks.yaml", "--seed", "acme-small"])).code).toBe(0);
+    const built = await run(dir, ["build", "tasks.yaml", "--out-seed", "seed.json", "--out-rubric", "rubric.json"]);
+    // 5104 is on a shared address (validate names it): the file builds without it.
+    expect(built.code, built.err).toBe(2);
+    const text = readFileSync(join(dir, "tasks.yaml"), "utf8").replace(/\n  - id: "5104"[\s\S]*?(?=\n  - id: )/, "");
+    writeFileSync(join(dir, "tasks.yaml"), text);
+    const ok = await run(dir, ["build", "tasks.yaml", "--out-seed", "seed.json", "--out-rubric", "rubric.json"]);
+    expect(ok.code, ok.err).toBe(0);
+    const rubric = rubricDocument.parse(JSON.parse(readFileSync(join(dir, "rubric.json"), "utf8")));
+    const t5101 = rubric.tickets.find((t) => t.label === "5101")!;
+    expect(t5101.metadata).toMatchObject({ Assignee: "Sam Ortiz", Group: "Billing", Status: "open", Via: "Mail", "Ticket type": "problem" });
+    const results = buildResults(syntheticInput({ rubric, episodes: [], run_checks: [], setup_failure: undefined }));
+    const item = results.tasks.items.find((i) => i.id === "5101")!;
+    expect(item.metadata).toMatchObject({ Assignee: "Sam Ortiz", Group: "Billing" });
+    assertValidResults(JSON.parse(serializeResults(results)));
   });
 
   it("imports the Intercom JSON: flattened, HTML to text, tag objects to names, the admin-initiated conversation skipped", async () => {

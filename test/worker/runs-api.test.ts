@@ -50,6 +50,9 @@ describe("POST /admin/runs", () => {
     expect(done.results.crash_test.worst_task?.replay).toBe(
       `worlds passk --tasks selftest.tasks.yaml --url http://twin.test --agent-url http://agent.test/episode --task SELF-1 --runs 1`,
     );
+    // What the agent did, in the results: its one lookup, which changed nothing; and the line that reruns the run.
+    expect(done.results.runs[0].worlds[0].trace?.steps.map((s) => [s.surface, s.method, s.target, s.args, s.status, s.changes])).toEqual([["billing", "GET", "/v1/customers", "email=billing.northwind@example.com", 200, []]]);
+    expect(done.results.rerun).toEqual({ kind: "account", command: "worlds passk --tasks selftest.tasks.yaml --url http://twin.test --agent-url http://agent.test/episode --runs 1" });
   });
 
   it("refuses a tasks file with problems, naming file, line and task, and starts nothing", async () => {

@@ -95,6 +95,20 @@ describe("POST /admin/runs with evals", () => {
     expect(done.results.runs[0].worlds[0].verdict).toBe("infra_error");
   }, 90_000);
 
+  it("an agent that fails its trial scores 0 with the error, and the judge is not asked", async () => {
+    const host = mockModelHost([...PERSON_RULES, FEE_UNEXPLAINED]);
+    restore.push(host.restore);
+    const agent = mockAgent(async () => new Response('{"error":"the agent crashed: KeyError order_id"}', { status: 422, headers: { "content-type": "application/json" } }));
+    restore.push(() => agent.restore());
+    const done = await waitForRun((await postRun({ ...evals({ judge: "openai:fresh-judge" }), runs: 1, task: ["duplicate-charge-refund"] })).body.run_id!, 90_000);
+    expect(done.progress).toMatchObject({ total: 1, infra_errors: 0, passed: 0, graded: 1 });
+    const w = done.results.runs[0].worlds[0];
+    expect(w.verdict).toBe("criteria_unmet");
+    expect(w.evidence.notes).toContain('not graded: the agent failed (HTTP 422: {"error":"the agent crashed: KeyError order_id"})');
+    expect(w.evidence.notes).toContain("reward 0 by rubric");
+    expect(host.model.received().filter((r) => r.rule === "judge")).toEqual([]);
+  }, 90_000);
+
   it("refuses what it cannot run, naming the field, and the file, line and task", async () => {
     const own = await postRun(evals({ file: BENCHMARK }));
     expect(own.status).toBe(400);
@@ -108,14 +122,15 @@ describe("POST /admin/runs with evals", () => {
     const grader = await postRun(evals({ file: JSON.stringify(ownGrader, null, 2) }));
     expect(grader.body.error?.code).toBe("unsupported_grader");
     expect(grader.body.error?.message).toMatch(/^evals\.file \(benchmark\.json:\d+\): task cancel-at-period-end: grader kind 'my-check' is your own code/);
-    // A task the reader accepts whose replay world could not be stored (its recorded results are over what a
-    // world keeps) is refused with the task named, never fanned out into worlds that all fail to start.
+    // A task whose replay world could not be stored (its recorded results are over what a world keeps) is
+    // refused as the reader refuses it everywhere, with the task and the recording named, never fanned out into
+    // worlds that all fail to start.
     const huge = JSON.parse(REPLAY);
     huge.tasks[1].environment.observations[0].result = { note: "x".repeat(2_600_000) };
     const tooLarge = await postRun(evals({ file: JSON.stringify(huge, null, 2) }));
     expect(tooLarge.status).toBe(400);
-    expect(tooLarge.body.error?.code).toBe("invalid_task");
-    expect(tooLarge.body.error?.message).toMatch(/^evals\.file \(benchmark\.json:\d+\): task cancel-at-period-end: its replay world could not be built: replay: .* at most 2000000 \(record fewer or shorter observations\)$/);
+    expect(tooLarge.body.error?.code).toBe("invalid_task_file");
+    expect(tooLarge.body.error?.message).toMatch(/benchmark\.json:\d+:\d+: task cancel-at-period-end: environment\.observations\[0\]\.result: .* at most 2000000 \(record fewer or shorter observations\); this recording alone is \d+ bytes/);
     const scenario = await postRun({ ...evals(), scenario: "busy-desk" });
     expect(JSON.stringify(scenario.body.error?.issues)).toContain("scenarios shape");
     const unknown = await postRun({ ...evals(), task: ["nope"] });

@@ -74,3 +74,106 @@ describe("POST /mcp", () => {
     expect(await entries(w.id)).toEqual([]);
   });
 });
+
+// Protocol 2026-07-28: no handshake; each request names its version in `_meta` and, over HTTP, in headers that
+// must agree with the body. The 2025 revisions above keep working on the same endpoint.
+const MODERN = "2026-07-28";
+const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const modern = (key: string, method: string, params: Record<string, unknown> = {}, version = MODERN) =>
+  mcp(key, JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: { ...params, _meta: { ...meta, "io.modelcontextprotocol/protocolVersion": version } } }), {
+    "mcp-protocol-version": version,
+    "mcp-method": method,
+    ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
+  });
+
+describe("POST /mcp at protocol 2026-07-28", () => {
+  it("server/discover names the revision, the tools capability and the server; tools/list and tools/call answer complete results", async () => {
+    const w = await newWorld();
+    const discover = await modern(w.key, "server/discover");
+    expect(discover.status).toBe(200);
+    const found = ((await discover.json()) as { result: Record<string, unknown> }).result;
+    expect(found).toMatchObject({ resultType: "complete", supportedVersions: [MODERN], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "worlds" } } });
+    expect(found.instructions).toMatch(/this one world/);
+
+    const list = ((await (await modern(w.key, "tools/list")).json()) as { result: { resultType: string; ttlMs: number; cacheScope: string; tools: Array<{ name: string }> } }).result;
+    expect(list).toMatchObject({ resultType: "complete", cacheScope: "private" });
+    expect(typeof list.ttlMs).toBe("number");
+    expect(list.tools.map((t) => t.name)).toContain("void_invoice");
+
+    const called = ((await (await modern(w.key, "tools/call", { name: "void_invoice", arguments: { invoice: "in_AcmeDelta0903" } })).json()) as { result: { resultType: string; structuredContent: { status: string } } }).result;
+    expect(called.resultType).toBe("complete");
+    expect(called.structuredContent.status).toBe("void");
+    expect((await entries(w.id)).length).toBeGreaterThan(0);
+  });
+
+  it("subscriptions/listen is acknowledged with nothing to deliver and ends at once: a world's tool list never changes", async () => {
+    const w = await newWorld();
+    const res = await modern(w.key, "subscriptions/listen", { notifications: { toolsListChanged: true } });
+    expect(res.status).toBe(200);
+    const events = (await res.text()).split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+    expect(events).toMatchObject([{ method: "notifications/subscriptions/acknowledged", params: { notifications: {} } }, { id: 7, result: { resultType: "complete" } }]);
+  });
+
+  it("an unknown revision is UnsupportedProtocolVersionError listing the one served; headers that disagree with the body are HeaderMismatch", async () => {
+    const w = await newWorld();
+    const res = await modern(w.key, "tools/list", {}, "2099-01-01");
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: number; data: { supported: string[] } } }).error).toMatchObject({ code: -32022, data: { supported: [MODERN] } });
+    const mismatch = await mcp(w.key, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }), { "mcp-protocol-version": MODERN, "mcp-method": "tools/call" });
+    expect(mismatch.status).toBe(400);
+    expect(((await mismatch.json()) as { error: { code: number } }).error.code).toBe(-32020);
+  });
+});
+
+// JSON-RPC 2.0's codes: valid JSON that is no request is -32600 (never -32700, kept for bodies that do not parse);
+// a tools/call with a name or arguments of the wrong type is -32602, in one line a client can show.
+describe("POST /mcp refuses malformed JSON-RPC with the code JSON-RPC assigns", () => {
+  const invalidRequests: Array<[string, string]> = [
+    ['"jsonrpc": "1.0"', '{"jsonrpc":"1.0","id":1,"method":"tools/list","params":{}}'],
+    ['no "jsonrpc"', '{"id":1,"method":"tools/list"}'],
+    ['"params": "x"', '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}'],
+    ['"method": 5', '{"jsonrpc":"2.0","id":1,"method":5}'],
+    ["a batch", '[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]'],
+    ["a bare number", "42"],
+  ];
+  for (const [what, body] of invalidRequests) {
+    it(`${what}: 400, -32600`, async () => {
+      const w = await newWorld();
+      const res = await mcp(w.key, body);
+      expect(res.status).toBe(400);
+      const error = ((await res.json()) as { error: { code: number; message: string } }).error;
+      expect(error.code).toBe(-32600);
+      expect(error.message).toMatch(/^Invalid Request: /);
+    });
+  }
+
+  const invalidParams: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['"name": 123', { name: 123, arguments: {} }, /"name", the tool's name as a string/],
+    ["no name", { arguments: {} }, /"name", the tool's name as a string/],
+    ["a list as arguments", { name: "void_invoice", arguments: ["in_AcmeDelta0903"] }, /"arguments" must be an object of the tool's parameters \(got a list\)/],
+    ["a string as arguments", { name: "void_invoice", arguments: "x" }, /\(got string\)/],
+  ];
+  for (const [what, params, message] of invalidParams) {
+    it(`tools/call with ${what}: -32602 in one line, the request's id, nothing changed`, async () => {
+      const w = await newWorld();
+      for (const res of [await mcp(w.key, rpc("tools/call", params, 9)), await modern(w.key, "tools/call", params)]) {
+        const answer = (await res.json()) as { id: number; error: { code: number; message: string } };
+        expect(answer.error.code).toBe(-32602);
+        expect(answer.error.message).toMatch(message);
+        expect(answer.error.message).not.toMatch(/\n|expected|invalid_type/);
+        expect([9, 7]).toContain(answer.id);
+      }
+      expect(await entries(w.id)).toEqual([]);
+    });
+  }
+
+  it("PATCH, PUT and GET /mcp: 405 in JSON-RPC shape with Allow: POST", async () => {
+    const w = await newWorld();
+    for (const method of ["PATCH", "PUT", "GET"]) {
+      const res = await call("/mcp", { method, headers: { authorization: `Bearer ${w.key}`, "content-type": "application/json" }, ...(method === "GET" ? {} : { body: rpc("tools/list") }) });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+      expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
+    }
+  });
+});

@@ -7,14 +7,24 @@ import { noSuch } from "../errors";
 import { paginate } from "../list";
 import { array, bool, inRange, listShape, oneOf, range, searchShape, str, strict } from "../params";
 import { searchPage } from "../search";
-import { route, type Resource } from "../types";
+import { route, type Resource, type StripeContext } from "../types";
+import { versionBefore } from "../versions";
+
+/** The release that dropped the product's `attributes` (never operational for service products) from the object. */
+export const PRODUCT_ATTRIBUTES_DROPPED = "2023-08-16";
+
+/** A product in the request's version: stored in the current shape, with the empty `attributes` older versions carry. */
+function presentProduct(obj: StoredObject, ctx: StripeContext): StoredObject {
+  if (obj.object !== "product" || !versionBefore(ctx.apiVersion, PRODUCT_ATTRIBUTES_DROPPED)) return obj;
+  const { id, object, active, ...rest } = obj;
+  return { id, object, active, attributes: [], ...rest };
+}
 
 export function productShape(fields: Partial<StoredObject> & { id: string; name: string; created: number }): StoredObject {
   return {
     id: fields.id,
     object: "product",
     active: fields.active ?? true,
-    attributes: [],
     created: fields.created,
     default_price: fields.default_price ?? null,
     description: fields.description ?? null,
@@ -57,6 +67,7 @@ export const products: Resource = {
   object: "product",
   prefix: "prod",
   seed: seedProducts,
+  present: presentProduct,
   expandable: ["default_price", "tax_code"],
   searchFields: {
     active: { kind: "token", get: (p) => String(p.active) },

@@ -13,6 +13,8 @@ export interface ChosenAgent {
   argv: string[];
   model: ModelAgent | null;
   http: InProcessAgent | null;
+  /** Your own agent function, called in process (`evals run --agent FILE:export`). */
+  code: InProcessAgent | null;
   solver: PassRate["solver"];
   label: string;
 }
@@ -30,13 +32,13 @@ export function agentFor(sub: string, f: AgentChoiceFlags, command: string[] | n
   if (f.model !== undefined) {
     const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? 2 });
     if (!set.ok) return fail(`${set.message}\nnext: ${set.nextAction}`);
-    return { argv: set.agent.label, model: set.agent, http: null, solver: "model", label: f.model };
+    return { argv: set.agent.label, model: set.agent, http: null, code: null, solver: "model", label: f.model };
   }
   if (f["agent-url"] !== undefined) {
     const secret = env.WORLDS_AGENT_SECRET ?? "";
     if (secret.length < 16) return fail("--agent-url needs WORLDS_AGENT_SECRET (at least 16 characters; it signs every request to the agent)\nnext: WORLDS_AGENT_SECRET=$(openssl rand -hex 16) and the same secret in your agent");
     const http = httpAgent(f["agent-url"], secret, `${runPrefix}_${Date.now().toString(36)}`);
-    return { argv: http.label, model: null, http, solver: "agent-url", label: f["agent-url"] };
+    return { argv: http.label, model: null, http, code: null, solver: "agent-url", label: f["agent-url"] };
   }
-  return { argv: command!, model: null, http: null, solver: "command", label: shellLine(command!) };
+  return { argv: command!, model: null, http: null, code: null, solver: "command", label: shellLine(command!) };
 }

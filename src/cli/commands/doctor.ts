@@ -25,7 +25,7 @@ const SCHEMA = z.strictObject({
   timeout: flag.seconds().optional(),
 });
 
-const USAGE = "worlds doctor [--server auto | --url URL] [--token T] [--seed S] [--timeout S] -- <agent command>\n       (with no --url and no WORLDS_URL, a local server is started as with --server auto)";
+const USAGE = "worlds doctor [--server auto | --url URL] [--token T] [--seed S] [--timeout S] -- <agent command>";
 
 export const doctor: Command = {
   summary: "check the server, the token and the agent (does it start, finish, reach the twin?) and say what to fix",
@@ -52,8 +52,7 @@ export const doctor: Command = {
     const interrupt = trapSignals();
     let server;
     try {
-      // A diagnostic needs a server more than it needs to be told which: with none named it starts the local one.
-      server = await connectServer({ auto: f.server === "auto" || serverUnnamed(f.url), url: f.url, token: f.token }, interrupt);
+      server = await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt);
     } catch (e) {
       interrupt.dispose();
       if (e instanceof ServerSetupError) return bad(`server: ${e.message}`, e.nextAction, e.exitCode);
@@ -62,7 +61,7 @@ export const doctor: Command = {
     try {
       ok(server.local ? `server: started locally at ${server.url} for this check` : `server: ${server.url} answers and accepts the token`);
       const command = args.command ?? [];
-      if (command.length === 0) return bad("agent command: none given", "put your agent's command after '--', e.g. worlds doctor --server auto -- node agent.mjs", 2);
+      if (command.length === 0) return bad("agent command: none given", "put your agent's command after '--', e.g. worlds doctor -- node agent.mjs", 2);
 
       const seedName = f.seed ?? "acme-small";
       let probe: AgentTask | null;
@@ -113,7 +112,7 @@ export const doctor: Command = {
       if (probe && agent.reply === "") process.stdout.write("note  reply: the agent printed nothing; in isolated mode stdout is the reply, and an empty one is graded as missed\n");
       else if (probe) ok(`reply: ${agent.stdout_bytes} bytes on stdout`);
       const changes = ep.diff?.entries.length ?? 0;
-      process.stdout.write(`info  the agent changed ${changes} object(s) in the probe world (worlds run shows the diff)\nall checks passed: worlds passk --tasks <your tasks file> ${server.local ? "--server auto " : ""}-- ${command.join(" ")}\n`);
+      process.stdout.write(`info  the agent changed ${changes} object(s) in the probe world (worlds run shows the diff)\nall checks passed: worlds passk --tasks <your tasks file> ${server.flags.map((f) => f + " ").join("")}-- ${command.join(" ")}\n`);
       return 0;
     } finally {
       await server.stop();
@@ -121,11 +120,6 @@ export const doctor: Command = {
     }
   },
 };
-
-/** No --url and no WORLDS_URL: doctor then behaves as --server auto. */
-export function serverUnnamed(url: string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
-  return !url && !env.WORLDS_URL;
-}
 
 /** The seed's first desk ticket as an agent task, so the probe exercises the same path a real task does. */
 async function probeTask(client: AdminClient, seed: string): Promise<AgentTask | null> {

@@ -4,7 +4,8 @@ import { basename, extname, join } from "node:path";
 import { z } from "zod";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { readTaskFile } from "../evals/read";
-import { summaryLine, taskLine, writeBenchmark } from "../evals/import";
+import { selectTasks } from "../evals/select";
+import { inferredEffectsLine, summaryLine, taskLine, writeBenchmark } from "../evals/import";
 import { checkExitCode, checkLine, checkReferences, checkSummary, needsJudge } from "../evals/check";
 import { judgeFrom, JUDGE_DEFS, JUDGE_SHAPE } from "../evals/judge-flags";
 import { runCommand, RUN_USAGE } from "../evals/run-command";
@@ -54,7 +55,11 @@ async function importCommand(argv: string[]): Promise<number> {
     return 2;
   }
   await writeBenchmark(target, read.tasks);
-  for (const t of read.tasks) out(taskLine(t) + "\n");
+  for (const t of read.tasks) {
+    out(taskLine(t) + "\n");
+    const inferred = inferredEffectsLine(t);
+    if (inferred) out(inferred + "\n");
+  }
   out(`${summaryLine(read.tasks)}\nwrote ${target}\n`);
   return 0;
 }
@@ -62,9 +67,10 @@ async function importCommand(argv: string[]): Promise<number> {
 const CHECK_DEFS: FlagDefs = {
   ...JUDGE_DEFS,
   grader: { kind: "value", placeholder: "CMD", help: "your own grader, for tasks whose grader kind is not rubric or end_state: a command reading {task, episode} as JSON on stdin and answering {reward, passed}" },
+  task: { kind: "list", placeholder: "SLUG", help: "check only this task's reference runs (repeatable)" },
 };
-const CHECK_SCHEMA = z.strictObject({ ...JUDGE_SHAPE, grader: flag.text().optional() });
-const CHECK_USAGE = "worlds evals check FILE [--judge P:M] [--judge-base-url URL] [--judge-timeout S] [--no-cache] [--grader CMD]";
+const CHECK_SCHEMA = z.strictObject({ ...JUDGE_SHAPE, grader: flag.text().optional(), task: flag.list().optional() });
+const CHECK_USAGE = "worlds evals check FILE [--task SLUG]... [--judge P:M] [--judge-base-url URL] [--judge-timeout S] [--no-cache] [--grader CMD]";
 const CHECK_SUMMARY =
   "Grades every task's reference runs with the task's own grader, running no agent. A failure's production run must not\n" +
   "pass and a success's must: a grade that disagrees means the grader is wrong. Exit 1 names the tasks that disagree;\n" +
@@ -78,13 +84,20 @@ async function checkCommand(argv: string[]): Promise<number> {
     for (const line of read.lines) err(line + "\n");
     return 2;
   }
+  let tasks;
+  try {
+    tasks = selectTasks("evals check", args.file, read.tasks, args.flags);
+  } catch (e) {
+    if (e instanceof FlagError) return reportFlagError(e);
+    throw e;
+  }
   let judge: RubricJudge | null = null;
-  if (needsJudge(read.tasks)) {
+  if (needsJudge(tasks)) {
     const j = judgeFrom(args.flags);
     if (!j.ok) return err(`worlds evals check: ${j.message}\n`), 2;
     judge = j.judge;
   }
-  const rows = await checkReferences(read.tasks, { judge, grader: args.flags.grader ?? null });
+  const rows = await checkReferences(tasks, { judge, grader: args.flags.grader ?? null });
   for (const r of rows) out(checkLine(r) + "\n");
   out(checkSummary(rows) + "\n");
   const wrong = [...new Set(rows.filter((r) => r.status === "DISAGREE").map((r) => r.slug))];

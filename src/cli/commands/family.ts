@@ -12,6 +12,9 @@ import { agentFor as chooseAgent, type ChosenAgent } from "../agent/choose";
 import { FamilyNotFound, loadFamily, resolveFamily, type LoadedFamily, type LoadedTier } from "../families/load";
 import { formatFamilyProblem, staticProblems, worldProblems } from "../families/validate";
 import { applyGate, familyText, measuredRates, outputs, recordedRates, runTiers, writeBack } from "../families/gate";
+import { calibrationNote, writeRun } from "../families/calibration";
+import { listFamilies } from "../families/list";
+import { recordSeedHash } from "../families/record";
 import { gateRates } from "../../core/families/gate";
 import { GATE_RUNS } from "../../core/families/vocabulary";
 import { reportFlagError } from "./errors";
@@ -25,8 +28,9 @@ const fail = (command: string, message: string, code = 2) => (process.stderr.wri
 const VALIDATE_DEFS: FlagDefs = {
   ...SERVER_FLAG_DEFS,
   offline: { kind: "switch", help: "check the files only: no world, so no gold replay and no untouched-world check" },
+  "record-hashes": { kind: "switch", help: "write each generated seed's sha256 into its tier.yaml where it differs (after a meant change), then validate" },
 };
-const VALIDATE_SCHEMA = z.strictObject({ ...SERVER_FLAG_SHAPE, offline: flag.switch() });
+const VALIDATE_SCHEMA = z.strictObject({ ...SERVER_FLAG_SHAPE, offline: flag.switch(), "record-hashes": flag.switch() });
 
 export const RUN_DEFS: FlagDefs = {
   runs: { kind: "value", short: "k", placeholder: "K", help: `episodes per tier (default: ${GATE_RUNS}; fewer needs --force)` },
@@ -56,8 +60,12 @@ export const RUN_SCHEMA = z.strictObject({
 });
 type RunFlags = z.infer<typeof RUN_SCHEMA>;
 
+const LIST_DEFS: FlagDefs = { dir: { kind: "value", placeholder: "D", help: "where to look for local families besides the bundled ones (default: the current folder)" } };
+const LIST_SCHEMA = z.strictObject({ dir: flag.text().optional() });
+
 const USAGE: Record<string, string> = {
-  validate: "worlds family validate <family | tier> [--offline] [--server auto | --url URL --token T]",
+  list: "worlds family list [--dir D]",
+  validate: "worlds family validate <family | tier> [--offline] [--record-hashes] [--server auto | --url URL --token T]",
   gate: `worlds family gate <family | tier> [--runs ${GATE_RUNS}] [--task TIER]... [--force] [--no-record] [--server auto | --url URL --token T] [--concurrency N] [--timeout S] [--json] [--json-file F] [--report F] [--junit F] (-- <agent command> | --agent-url URL | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F])`,
 };
 
@@ -66,11 +74,11 @@ export const family: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (!sub || sub === "--help" || sub === "-h" || !(sub in USAGE)) {
-      out(`usage: worlds family <validate|gate> ...\n\n${Object.values(USAGE).map((u) => `  ${u}`).join("\n")}\n\nA family is a folder (or a bundled name under packs/families/). See docs/families.md.\n`);
+      out(`usage: worlds family <list|validate|gate> ...\n\n${Object.values(USAGE).map((u) => `  ${u}`).join("\n")}\n\nA family is a folder (or a bundled name under packs/families/). See docs/families.md.\n`);
       return sub && !(sub in USAGE) && sub !== "--help" && sub !== "-h" ? 2 : 0;
     }
     try {
-      return sub === "validate" ? await validate(rest) : await gate(rest);
+      return sub === "validate" ? await validate(rest) : sub === "list" ? list(rest) : await gate(rest);
     } catch (e) {
       if (e instanceof FlagError) return reportFlagError(e);
       if (e instanceof FamilyNotFound || e instanceof OutputPathError) return fail(`family ${sub}`, e.message);
@@ -105,15 +113,25 @@ async function connect(sub: string, f: { server?: "auto"; url?: string; token?: 
 async function validate(argv: string[]): Promise<number> {
   const a = parseArgs("family validate", argv, VALIDATE_DEFS, VALIDATE_SCHEMA, { positionals: 1 });
   if (a.help) return out(helpText(USAGE.validate, "Checks a family (or one tier) against every rule; each problem names the tier and the rule.", VALIDATE_DEFS)), 0;
-  const { fam, tiers, via } = await open("family validate", a.positionals[0]);
+  let { fam, tiers, via } = await open("family validate", a.positionals[0]);
+  if (a.flags["record-hashes"]) {
+    const written = fam.tiers.flatMap((t) => (t.generatedHash && typeof t.doc.seed === "object" && "sha256" in t.doc.seed && t.doc.seed.sha256 !== t.generatedHash ? [recordSeedHash(t, t.generatedHash)] : []));
+    for (const w of written) out(`recorded the generated seed's sha256 in ${w}\n`);
+    if (written.length) ({ fam, tiers, via } = await open("family validate", a.positionals[0]));
+  }
   out(`family ${fam.doc?.root ?? "?"}: ${via}, ${fam.tiers.length} tier${fam.tiers.length === 1 ? "" : "s"}\n`);
   const only = new Set(tiers.map((t) => t.folder));
   const problems = staticProblems(fam).filter((p) => p.tier === null || only.has(p.tier) || tiers.length === fam.tiers.length);
+  const nullAgents = new Map<string, string[]>();
   if (!a.flags.offline) {
     const c = await connect("family validate", a.flags.server || a.flags.url ? a.flags : { server: "auto" });
     if (typeof c === "number") return c;
     try {
-      for (const t of tiers) problems.push(...(await worldProblems(t, c.server)));
+      for (const t of tiers) {
+        const w = await worldProblems(t, c.server);
+        problems.push(...w.problems);
+        nullAgents.set(t.folder, w.nullAgents);
+      }
     } finally {
       await c.server.stop();
       c.interrupt.dispose();
@@ -121,11 +139,26 @@ async function validate(argv: string[]): Promise<number> {
   }
   for (const t of tiers) {
     const mine = problems.filter((p) => p.tier === t.folder);
-    out(`${mine.length ? "fail" : "ok  "} ${t.folder}: ${t.doc.gold.length} gold call${t.doc.gold.length === 1 ? "" : "s"}, ${t.checks.length} verify check${t.checks.length === 1 ? "" : "s"}, ${t.entities} seed objects${a.flags.offline ? " (offline: not replayed)" : ""}\n`);
+    const nulls = nullAgents.get(t.folder) ?? [];
+    const nullNote = a.flags.offline ? " (offline: not replayed)" : nulls.length && !mine.some((p) => p.rule === "null_agents") ? `; null agents fail verify (${nulls.join(", ")})` : "";
+    out(`${mine.length ? "fail" : "ok  "} ${t.folder}: ${t.doc.gold.length} gold call${t.doc.gold.length === 1 ? "" : "s"}, ${t.checks.length} verify check${t.checks.length === 1 ? "" : "s"}, ${t.entities} seed objects${nullNote}; ${calibrationNote(t)}\n`);
   }
   for (const p of problems) out(`  ${formatFamilyProblem(p)}\n`);
   out(problems.length ? `${problems.length} problem${problems.length === 1 ? "" : "s"}\n` : "every rule holds\n");
   return problems.length ? 2 : 0;
+}
+
+/** `worlds family list`: every family in sight (bundled, then local), its tiers and how each is calibrated. */
+function list(argv: string[]): number {
+  const a = parseArgs("family list", argv, LIST_DEFS, LIST_SCHEMA, { positionals: 0 });
+  if (a.help) return out(helpText(USAGE.list, "Lists the bundled families and those in a folder, each tier with its newest recorded pass rate or 'uncalibrated'.", LIST_DEFS)), 0;
+  const rows = listFamilies(a.flags.dir ?? process.cwd());
+  if (!rows.length) return out("no families (none bundled, none in the folder)\n"), 0;
+  for (const r of rows) {
+    out(`${r.root}  ${r.world}  ${r.tiers.length} tier${r.tiers.length === 1 ? "" : "s"}  ${r.where}${r.problem ? `  (${r.problem}: run worlds family validate)` : ""}\n`);
+    for (const t of r.tiers) out(`  ${t.name}  ${t.note}\n`);
+  }
+  return 0;
 }
 
 type Agent = ChosenAgent;
@@ -139,6 +172,20 @@ async function gate(argv: string[]): Promise<number> {
   if (runs < GATE_RUNS && !f.force) throw new FlagError("family gate", `--runs ${runs} is fewer than the ${GATE_RUNS} a pass rate needs; add --force to run it anyway (the recorded rate is marked forced)`);
   const { fam, tiers } = await open("family gate", a.positionals[0], f.task);
   return withRun("family gate", a.positionals[0], fam, tiers, f, a.command, async (agent, c) => {
+    // Tiers are measured in order: a tier's rate means something only against the one below it.
+    const unmeasured = tiers.filter((t) => t.doc.tier > 0 && !tiers.some((x) => x.doc.tier === t.doc.tier - 1) && !recordedRates(fam, [], agent.solver, agent.label).some((r) => r.tier === t.doc.tier - 1));
+    if (unmeasured.length && !f.force) {
+      const t = unmeasured[0];
+      return fail("family gate", `tier ${t.doc.tier} is gated only after tier ${t.doc.tier - 1} has a recorded pass rate for this agent (${agent.label}); gate ${fam.doc!.root}_t${t.doc.tier - 1} first, or add --force (the recorded rate is marked forced)`);
+    }
+    // A family that breaks its own rules measures nothing: every rule, on real worlds too, before any episode.
+    // All but root_name: a copy of a family (a bundled one, to try a change) shares its root, yet measures as well.
+    const problems = staticProblems(fam).filter((p) => p.rule !== "root_name");
+    for (const t of fam.tiers) problems.push(...(await worldProblems(t, c.server)).problems);
+    if (problems.length) {
+      for (const p of problems) process.stderr.write(`  ${formatFamilyProblem(p)}\n`);
+      return fail("family gate", `the family fails validate (${problems.length} problem${problems.length === 1 ? "" : "s"}); fix them first: worlds family validate ${a.positionals[0]}`);
+    }
     const results = await runTiers({ ...runSpec(agent, c, f), fam, tiers, runs, sourceFlags: [a.positionals[0]], replayFlags: ["--force", "--no-record"], command: ["family", "gate"] });
     if (agent.model) process.stderr.write(agent.model.summary() + "\n");
     const measured = measuredRates(results, tiers);
@@ -146,10 +193,14 @@ async function gate(argv: string[]): Promise<number> {
     const decided = applyGate(results, g, !f["no-record"]);
     const trusted = decided.status === "passed" || decided.status === "policy_failed";
     const today = new Date().toISOString().slice(0, 10);
-    const written = trusted && !f["no-record"] ? writeBack(tiers, measured, { solver: agent.solver, model: agent.label, date: today }, runs) : [];
+    const recording = trusted && !f["no-record"];
+    const run = recording ? writeRun(fam.dir, decided, today) : null;
+    const forced = runs < GATE_RUNS || unmeasured.length > 0;
+    const written = run ? writeBack(tiers, measured, { solver: agent.solver, model: agent.label, date: today, run: run.run, results_sha256: run.results_sha256, ...(forced ? { forced: true } : {}) }) : [];
     for (const w of outputs(decided, { "json-file": f["json-file"], report: f.report, junit: f.junit })) process.stderr.write(`wrote ${w}\n`);
     if (f.json) out(JSON.stringify({ ...decided }, null, 2) + "\n");
     else out(familyText(decided, g));
+    if (run) process.stderr.write(`wrote the run's results to ${run.path}\n`);
     for (const w of written) process.stderr.write(`recorded the pass rate in ${w}\n`);
     return c.interrupt.received() ? (c.interrupt.exitCode() ?? decided.exit_code) : decided.exit_code;
   });

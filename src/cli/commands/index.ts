@@ -16,6 +16,7 @@ import { TOOLS_SUMMARY } from "./tools-summary";
 import { judge } from "./judge";
 import { evals } from "./evals";
 import { family } from "./family";
+import { view } from "./view";
 
 export const COMMANDS: Record<string, Command> = {
   serve,
@@ -33,4 +34,5 @@ export const COMMANDS: Record<string, Command> = {
   tools: lazyCommand(TOOLS_SUMMARY, async () => (await import("./tools")).tools),
   evals,
   family,
+  view,
 };

@@ -2,13 +2,13 @@
 // these tasks, measured against the keys (docs/judge.md).
 import { z } from "zod";
 import { agreementText } from "../../core/policy-judge/index";
-import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
+import { flag, FlagError, type FlagDefs } from "../flags";
 import { judgeCheck } from "../judge/check";
 import { JUDGE_FLAG_DEFS, JUDGE_FLAG_SHAPE, JUDGE_USAGE, passkJudge, prepareJudge } from "../passk/judge";
 import { loadTasks } from "../passk/load";
 import { connectServer, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
-import { reportFlagError } from "./errors";
+import { commandArgs, reportFlagError } from "./errors";
 import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
@@ -41,23 +41,13 @@ export const judge: Command = {
       return sub ? 0 : 2;
     }
     if (sub !== "check") return reportFlagError(new FlagError("judge", `unknown sub-command '${sub}' (worlds judge check is the one there is).`));
-    let args;
-    try {
-      args = parseArgs("judge check", rest, DEFS, SCHEMA);
-      if (!args.help) {
-        if (args.command) throw new FlagError("judge check", "judge check runs the reference agents; it takes no command after '--'.");
-        if (!args.flags.tasks) throw new FlagError("judge check", "--tasks is required: the tasks file whose keys the judge is measured against.");
-        if (args.flags.judge === undefined) throw new FlagError("judge check", "--judge is required: the model to check (e.g. --judge openai:gpt-4.1-mini).");
-        if (args.flags.server && args.flags.url) throw new FlagError("judge check", "--server auto and --url name two servers; pick one.");
-      }
-    } catch (e) {
-      if (e instanceof FlagError) return reportFlagError(e);
-      throw e;
-    }
-    if (args.help) {
-      process.stdout.write(helpText(USAGE, SUMMARY, DEFS));
-      return 0;
-    }
+    const args = commandArgs("judge check", rest, { defs: DEFS, schema: SCHEMA, usage: USAGE, summary: SUMMARY }, (a) => {
+      if (a.command) throw new FlagError("judge check", "judge check runs the reference agents; it takes no command after '--'.");
+      if (!a.flags.tasks) throw new FlagError("judge check", "--tasks is required: the tasks file whose keys the judge is measured against.");
+      if (a.flags.judge === undefined) throw new FlagError("judge check", "--judge is required: the model to check (e.g. --judge openai:gpt-4.1-mini).");
+      if (a.flags.server && a.flags.url) throw new FlagError("judge check", "--server auto and --url name two servers; pick one.");
+    });
+    if (typeof args === "number") return args;
     const f = args.flags;
     const fail = (code: number, message: string, next: string) => (process.stderr.write(`worlds judge check: ${message}\nnext: ${next}\n`), code);
     const prepared = prepareJudge(f);
@@ -66,7 +56,7 @@ export const judge: Command = {
     let server: ConnectedServer | null = null;
     try {
       try {
-        server = await connectServer({ auto: f.server === "auto" || (!f.url && !process.env.WORLDS_URL), url: f.url, token: f.token }, interrupt);
+        server = await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt);
       } catch (e) {
         if (e instanceof ServerSetupError) return fail(e.exitCode, e.message, e.nextAction);
         throw e;

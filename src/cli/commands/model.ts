@@ -1,12 +1,12 @@
 // `worlds model serve --script FILE`: a local OpenAI- and Anthropic-compatible model that answers from a script,
 // so a judge (or any model feature) can be dry-run with no key and no network (docs/models.md).
 import { z } from "zod";
-import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
+import { flag, FlagError, type FlagDefs } from "../flags";
 import { readScriptFile } from "../models/script-file";
 import { startScriptedServer } from "../models/scripted-server";
 import { RECEIVED_PATH } from "../../core/models/scripted/index";
 import { trapSignals } from "../signals";
-import { reportFlagError } from "./errors";
+import { commandArgs, reportFlagError } from "./errors";
 import type { Command } from "./types";
 
 const DEFS: FlagDefs = {
@@ -25,8 +25,8 @@ const SCHEMA = z.strictObject({
 
 const USAGE = "worlds model serve --script FILE [--port N] [--host H] [--quiet]";
 const SUMMARY =
-  "Serves POST /v1/chat/completions (OpenAI) and POST /v1/messages (Anthropic) from a script until Ctrl-C, and lists\n" +
-  `what it received at GET ${RECEIVED_PATH}. Point OPENAI_BASE_URL / ANTHROPIC_BASE_URL at it to run --judge with no key.`;
+  "Serves POST /v1/chat/completions and POST /v1/responses (OpenAI) and POST /v1/messages (Anthropic), streamed or\n" +
+  `not, from a script until Ctrl-C, and lists what it received at GET ${RECEIVED_PATH}. Point OPENAI_BASE_URL / ANTHROPIC_BASE_URL at it to run --judge with no key.`;
 
 export const model: Command = {
   summary: "run a scripted OpenAI/Anthropic-compatible model locally (dry runs and tests without a key)",
@@ -37,19 +37,11 @@ export const model: Command = {
       return sub ? 0 : 2;
     }
     if (sub !== "serve") return reportFlagError(new FlagError("model", `unknown sub-command '${sub}' (worlds model serve is the one there is).`));
-    let args;
-    try {
-      args = parseArgs("model serve", rest, DEFS, SCHEMA);
-      if (!args.help && args.command) throw new FlagError("model serve", "model serve takes no command after '--'.");
-      if (!args.help && !args.flags.script) throw new FlagError("model serve", "--script is required: the file of rules the model answers from (docs/models.md).");
-    } catch (e) {
-      if (e instanceof FlagError) return reportFlagError(e);
-      throw e;
-    }
-    if (args.help) {
-      process.stdout.write(helpText(USAGE, SUMMARY, DEFS));
-      return 0;
-    }
+    const args = commandArgs("model serve", rest, { defs: DEFS, schema: SCHEMA, usage: USAGE, summary: SUMMARY }, (a) => {
+      if (a.command) throw new FlagError("model serve", "model serve takes no command after '--'.");
+      if (!a.flags.script) throw new FlagError("model serve", "--script is required: the file of rules the model answers from (docs/models.md).");
+    });
+    if (typeof args === "number") return args;
     const f = args.flags;
     const loaded = readScriptFile(f.script!);
     if (!loaded.ok) {

@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { buildResults, earlyResults, serializeResults } from "../../core/results/index";
-import { renderHtml, renderJunit, renderText } from "../../core/report/index";
+import { renderExplain, renderHtml, renderJunit, renderText } from "../../core/report/index";
 import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectServer, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE, ServerSetupError, type ConnectedServer } from "../server/connect";
 import { trapSignals } from "../signals";
@@ -44,6 +44,7 @@ const DEFS: FlagDefs = {
   report: { kind: "value", placeholder: "F.html", help: "write a self-contained HTML report" },
   junit: { kind: "value", placeholder: "F.xml", help: "write a JUnit file (one testcase per task)" },
   scenario: { kind: "value", placeholder: "S", help: "a scenario name or file (default: the file's scenario:)" },
+  explain: { kind: "value", placeholder: "TASK", help: "after the results, print each trial of TASK with the agent's calls in order and what each changed" },
   ...MODEL_AGENT_FLAG_DEFS,
   ...JUDGE_FLAG_DEFS,
   ...VERDICT_FLAG_DEFS,
@@ -63,6 +64,7 @@ const SCHEMA = z.strictObject({
   "keep-worlds": flag.switch(),
   ...OUTPUT_FLAG_SHAPE,
   scenario: flag.text().optional(),
+  explain: flag.text().optional(),
   ...MODEL_AGENT_FLAG_SHAPE,
   ...JUDGE_FLAG_SHAPE,
   ...VERDICT_FLAG_SHAPE,
@@ -70,7 +72,7 @@ const SCHEMA = z.strictObject({
 
 const USAGE =
   "worlds passk --tasks F [--runs K] [--mode isolated|shift] [--task ID]... [--server auto | --url URL] [--token T]\n" +
-  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S]\n" +
+  "                    [--concurrency N] [--timeout S] [--keep-worlds] [--json] [--json-file F] [--report F.html] [--junit F.xml] [--scenario S] [--explain TASK]\n" +
   `                    ${JUDGE_USAGE} ${VERDICT_USAGE} -- <agent command>\n` +
   "       worlds passk --tasks F [same options] --model P:M [--model-base-url URL] [--model-budget USD] [--model-timeout S] [--turn-limit N] [--model-system F]\n" +
   "                    (no command: the built-in model agent works each task with the world's tools)\n" +
@@ -103,7 +105,7 @@ export const passk: Command = {
           if (args.command && args.command.length > 0) throw new FlagError("passk", "--agent-url and an agent command after '--' name two agents; pick one.");
           if (args.flags["keep-worlds"]) throw new FlagError("passk", "--keep-worlds does not apply to a hosted run (--agent-url): the server destroys each world once it is graded.");
         } else if (!args.command || args.command.length === 0)
-          throw new FlagError("passk", "no agent command: put it after '--', e.g. worlds passk --tasks worlds/tasks.yaml --server auto -- node agent.mjs (or run the built-in model agent with --model P:M)");
+          throw new FlagError("passk", "no agent command: put it after '--', e.g. worlds passk --tasks worlds/tasks.yaml -- node agent.mjs (or run the built-in model agent with --model P:M)");
       }
     } catch (e) {
       if (e instanceof FlagError) return early(argv.includes("--json"), 2, `worlds passk: ${e.message}`, "run 'worlds passk --help' for its options");
@@ -157,6 +159,9 @@ export const passk: Command = {
       const planned = planRun(compiled.seed, compiled.rubric, f.task ?? []);
       if (!planned.ok) return early(json, 2, `worlds passk: --${planned.message}`, "use a task id from the file, or its position (1, 2, ...)");
       const plan = planned.plan;
+      // Checked before any world exists: a typo in the task to explain must not cost a whole run.
+      if (f.explain !== undefined && !plan.tasks.some((t) => t.ticket.label === f.explain))
+        return early(json, 2, `worlds passk: --explain ${f.explain}: no such task in the run (its tasks: ${plan.tasks.map((t) => t.ticket.label).join(", ")})`, "name a task id from the file, as --task takes it");
       const mode = f.mode ?? compiled.file.mode ?? "isolated";
       const runs = f.runs ?? compiled.file.runs ?? 3;
       const gateProblem = gateRunsProblem(verdicts.prepared, runs);
@@ -203,7 +208,7 @@ export const passk: Command = {
         runs_requested: runs,
         tasks: { file: source, hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: f.tasks ? packName(f.tasks, compiled.hashes.file) : null },
         rubric: plan.rubric,
-        invocation: { agent_command: [...agent], ...(modelAgent ? { agent_flags: modelAgent.replayFlags } : {}), server_flags: server.flags, replay_flags: replayFlags, ...(f.tasks ? {} : { source_flags: ["--seed", f.seed!, "--rubric", f.rubric!] }) },
+        invocation: { agent_command: [...agent], ...(modelAgent ? { agent_flags: modelAgent.replayFlags } : {}), server_flags: server.flags, server_env: server.env, replay_flags: replayFlags, ...(f.tasks ? {} : { source_flags: ["--seed", f.seed!, "--rubric", f.rubric!] }) },
         episodes: execution.episodes,
         run_checks: execution.runChecks,
         interrupted: interrupt.received() ? { signal: interrupt.received()! } : null,
@@ -212,7 +217,7 @@ export const passk: Command = {
       });
       const sourceFlags = f.tasks ? ["--tasks", f.tasks] : ["--seed", f.seed!, "--rubric", f.rubric!];
       const rerun = modelAgent ? { replayFlags: [...replayFlags, ...modelAgent.replayFlags], agent: [] } : { replayFlags, agent };
-      const { results, comparison } = finishVerdicts(built, verdicts.prepared, { source: sourceFlags, serverFlags: server.flags, only: f.task ?? [], ...rerun });
+      const { results, comparison } = finishVerdicts(built, verdicts.prepared, { source: sourceFlags, serverFlags: server.flags, serverEnv: server.env, only: f.task ?? [], ...rerun });
 
       // An interrupted run is partial and the user is waiting to get their terminal back: it is not registered.
       const registered = interrupt.received() ? null : await registerRun({
@@ -236,6 +241,8 @@ export const passk: Command = {
       if (execution.keptWorlds.length) say(`kept worlds (--keep-worlds): ${execution.keptWorlds.join(" ")}`);
       if (json) process.stdout.write(doc);
       else process.stdout.write(textWithComparison(renderText(results), comparison));
+      // The calls go after the results (on stderr with --json, which keeps stdout one document).
+      if (f.explain !== undefined) (json ? process.stderr : process.stdout).write("\n" + renderExplain(results, f.explain));
       return results.exit_code;
     } finally {
       await server?.stop();
@@ -244,7 +251,7 @@ export const passk: Command = {
   },
 };
 
-type HostedFlags = Pick<z.infer<typeof SCHEMA>, "tasks" | "runs" | "mode" | "task" | "server" | "url" | "token" | "concurrency" | "timeout" | "json-file" | "report" | "junit" | "scenario" | "gate" | "baseline"> & JudgeFlags;
+type HostedFlags = Pick<z.infer<typeof SCHEMA>, "tasks" | "runs" | "mode" | "task" | "server" | "url" | "token" | "concurrency" | "timeout" | "json-file" | "report" | "junit" | "scenario" | "gate" | "baseline" | "explain"> & JudgeFlags;
 
 /**
  * `--agent-url`: the server runs every episode from its queue against the HTTP agent and this command follows
@@ -301,7 +308,9 @@ async function hosted(f: HostedFlags, agentUrl: string, json: boolean, env: Node
       // The server's own flags are not known here, so an undecided gate's advice names --runs instead of a full line.
       finish: (r) => {
         const done = finishVerdicts(r, verdicts.prepared, null);
-        return { results: done.results, text: (t) => textWithComparison(t, done.comparison) };
+        const explain = f.explain !== undefined ? "\n" + renderExplain(done.results, f.explain) : "";
+        if (json && explain) process.stderr.write(explain);
+        return { results: done.results, text: (t) => textWithComparison(t, done.comparison) + explain };
       },
     });
     return interrupt.exitCode() ?? code;

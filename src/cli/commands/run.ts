@@ -36,7 +36,7 @@ export const run: Command = {
     try {
       args = parseArgs("run", argv, DEFS, SCHEMA);
       if (!args.help && args.flags.server && args.flags.url) throw new FlagError("run", "--server auto and --url name two servers; pick one.");
-      if (!args.help && (!args.command || args.command.length === 0)) throw new FlagError("run", "no command: put it after '--', e.g. worlds run --server auto -- node my-agent.mjs");
+      if (!args.help && (!args.command || args.command.length === 0)) throw new FlagError("run", "no command: put it after '--', e.g. worlds run -- node my-agent.mjs");
     } catch (e) {
       if (e instanceof FlagError) return reportFlagError(e);
       throw e;

@@ -99,7 +99,7 @@ export const selftest: Command = {
     const interrupt = trapSignals();
     let server: ConnectedServer;
     try {
-      server = await connectServer({ auto: f.server === "auto" || (!f.url && !process.env.WORLDS_URL), url: f.url, token: f.token }, interrupt);
+      server = await connectServer({ auto: f.server === "auto", url: f.url, token: f.token }, interrupt);
     } catch (e) {
       interrupt.dispose();
       if (e instanceof ServerSetupError) {
@@ -146,7 +146,7 @@ async function runAgent(exp: Expectation, compiled: CompiledTasks, plan: RunPlan
     runs_requested: 1,
     tasks: { file: "examples/agents/selftest.tasks.yaml", hashes: { file: compiled.hashes.file, seed: compiled.hashes.seed, rubric: compiled.hashes.rubric }, pack: null },
     rubric: runPlan.rubric,
-    invocation: { agent_command: argv, server_flags: server.flags, replay_flags: exp.mode === "shift" ? ["--mode", "shift"] : [] },
+    invocation: { agent_command: argv, server_flags: server.flags, server_env: server.env, replay_flags: exp.mode === "shift" ? ["--mode", "shift"] : [] },
     episodes: execution.episodes,
     run_checks: execution.runChecks,
   });

@@ -1,10 +1,10 @@
 // `worlds serve`: the Worker on Miniflare on 127.0.0.1 until Ctrl-C / SIGTERM.
 import { z } from "zod";
-import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
+import { flag, FlagError, type FlagDefs } from "../flags";
 import { LocalServerError, startLocalServer } from "../server/local";
 import { trapSignals } from "../signals";
 import type { Command } from "./types";
-import { reportFlagError } from "./errors";
+import { commandArgs, reportFlagError } from "./errors";
 
 const DEFS: FlagDefs = {
   port: { kind: "value", placeholder: "N", help: "port on 127.0.0.1 (default: a free one)" },
@@ -26,17 +26,8 @@ const SUMMARY = "Run the worlds server locally (the Worker on Miniflare) until C
 export const serve: Command = {
   summary: "run the server locally (Miniflare) and print its URL and admin token",
   async run(argv) {
-    let args;
-    try {
-      args = parseArgs("serve", argv, DEFS, SCHEMA);
-    } catch (e) {
-      if (e instanceof FlagError) return reportFlagError(e);
-      throw e;
-    }
-    if (args.help) {
-      process.stdout.write(helpText(USAGE, SUMMARY, DEFS));
-      return 0;
-    }
+    const args = commandArgs("serve", argv, { defs: DEFS, schema: SCHEMA, usage: USAGE, summary: SUMMARY });
+    if (typeof args === "number") return args;
     if (args.command) return reportFlagError(new FlagError("serve", "serve takes no command after '--'."));
     const { port, token, persist, verbose } = args.flags;
     const interrupt = trapSignals();

@@ -193,7 +193,7 @@ async function generate(argv: string[]): Promise<number> {
   if (t.config.measure) out("  construction each arm's tasks start from the same draw as its dial's first level and differ from them in the dial's part alone\n");
   out(`  your tools  ${t.set.name}, ${t.set.tools.length} tools from ${t.filePath}; the answers are simulated from your schemas, and your backend is never called\n`);
   out(`  wrote       ${arms.map((x) => x.path).join(", ")}\n`);
-  out("next: worlds tools run --server auto -- <your agent command>\n");
+  out("next: worlds tools run -- <your agent command>\n");
   return 0;
 }
 
@@ -233,7 +233,7 @@ async function run(argv: string[]): Promise<number> {
   if (stray) throw new FlagError("tools run", `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
   if (f["agent-url"]) return hostedRun(f, f["agent-url"], t, runs, a.command ?? []);
   if (f.model !== undefined && a.command?.length) throw new FlagError("tools run", "--model and an agent command after '--' name two agents; pick one.");
-  if (f.model === undefined && !a.command?.length) throw new FlagError("tools run", "no agent command: put it after '--', e.g. worlds tools run --server auto -- node my-agent.mjs (or --model P:M for the built-in model agent, or --agent-url URL for an HTTP agent)");
+  if (f.model === undefined && !a.command?.length) throw new FlagError("tools run", "no agent command: put it after '--', e.g. worlds tools run -- node my-agent.mjs (or --model P:M for the built-in model agent, or --agent-url URL for an HTTP agent)");
   let modelAgent: ModelAgent | null = null;
   if (f.model !== undefined) {
     const spend = runSpend(t, tasks, runs, f);
@@ -262,7 +262,7 @@ async function run(argv: string[]): Promise<number> {
     const spent = modelAgent ? modelAgent.totals().usage : null;
     const dollars = spent && !spent.unpriced ? spent.micros / 1e6 : null;
     if (modelAgent?.capReached()) process.stderr.write(`the run stopped at its ${dollarsText(modelAgent.budgetDollars ?? 0)} cap: kept ${episodes.length} of ${total} episodes\n`);
-    const results = buildResults(await buildToolsInput({ tools: t, tasks, runs, argv: agentArgv, agentFlags: modelAgent?.replayFlags, serverFlags: server.flags, episodes, interrupted: interrupt.received() ?? null }));
+    const results = buildResults(await buildToolsInput({ tools: t, tasks, runs, argv: agentArgv, agentFlags: modelAgent?.replayFlags, serverFlags: server.flags, serverEnv: server.env, episodes, interrupted: interrupt.received() ?? null }));
     const written = writeOutputs(results, { "json-file": f["json-file"], report: f.report, junit: f.junit });
     const folder = runFolderOf(t, modelAgent ? modelAgent.label[1] : "agent");
     const note = folderNote(folder, t);
@@ -270,7 +270,7 @@ async function run(argv: string[]): Promise<number> {
     await writeRunFolder(folder, { t, tasks, runs, agent: modelAgent ? modelAgent.label[1] : agentArgv.join(" "), traces, total, dollars, budget: modelAgent?.budgetDollars ?? null, results });
     written.push(`${folder}/ (the run: ${episodes.length} of ${total} episodes kept${dollars !== null ? `, ${dollarsText(dollars)}` : ""}; 'worlds tools card --run ${folder}' reads it)`);
     if (f.json) out(JSON.stringify(results, null, 2) + "\n");
-    else out(renderText(results));
+    else out(renderText(results, "tools"));
     for (const w of written) process.stderr.write(`wrote ${w}\n`);
     return interrupt.received() ? (interrupt.exitCode() ?? results.exit_code) : results.exit_code;
   } finally {

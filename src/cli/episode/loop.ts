@@ -6,6 +6,7 @@
 import type { EpisodeRecordInput } from "../../core/results/index";
 import { infraRecord } from "../../core/pipeline/index";
 import { stderrNote } from "../../core/results/stderr";
+import { traceSteps } from "../../core/results/trace";
 import { createLimiter } from "../agent/limiter";
 import { agentSucceeded, type AgentOutcome } from "../agent/runner";
 import { describeOutcome } from "../render/outcome";
@@ -97,6 +98,8 @@ export type GradedEpisode<G> = EpisodeResult<G> & { world: NonNullable<EpisodeRe
 export function episodeRecordOf<G>(run: number, tickets: number[], ep: EpisodeResult<G>, graded: (ep: GradedEpisode<G>, agent: ReturnType<typeof agentRecord>, note: string | null) => EpisodeRecordInput): EpisodeRecordInput {
   const record = recordOf(run, tickets, ep, graded);
   annotateRecord(record, ep.agent);
+  // The agent's calls, whatever the episode's end: an infrastructure error after the agent ran is explained by them too.
+  record.trace = ep.trace ? traceSteps(ep.trace, ep.diff) : null;
   return record;
 }
 

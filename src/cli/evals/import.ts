@@ -20,6 +20,18 @@ export function taskLine(t: LoadedTask): string {
   return `${task.slug}  ${task.origin}  ${task.split}  ${envText}  ${graderText}  ${refs}`;
 }
 
+/**
+ * The effects worlds inferred for the task's tools (the file did not state them), so an author can see each and
+ * correct one with `effect:`; null when every tool's effect was stated.
+ */
+export function inferredEffectsLine(t: LoadedTask): string | null {
+  const env = t.task.environment;
+  if (!isReplayEnvironment(env)) return null;
+  const inferred = env.tools.filter((x) => x.effect_source === "inferred");
+  if (!inferred.length) return null;
+  return `  ${t.task.slug}: effects inferred: ${inferred.map((x) => `${x.name} ${x.effect}`).join(", ")} (state one with "effect": "read" | "write" to change it)`;
+}
+
 export function summaryLine(tasks: LoadedTask[]): string {
   const count = (f: (t: LoadedTask) => boolean) => tasks.filter(f).length;
   return `${tasks.length} task${tasks.length === 1 ? "" : "s"}: ${count((t) => t.task.origin === "failure")} failure, ${count((t) => t.task.origin === "success")} success; ${count((t) => t.task.split === "train")} train, ${count((t) => t.task.split === "held_out")} held out.`;

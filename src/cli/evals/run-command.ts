@@ -15,10 +15,12 @@ import { flag, FlagError, helpText, parseArgs, type FlagDefs } from "../flags";
 import { connectOrReport, SERVER_FLAG_DEFS, SERVER_FLAG_SHAPE } from "../server/connect";
 import { trapSignals } from "../signals";
 import { checkOutputPaths, OutputPathError, writeOutputs } from "../results/write";
-import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE } from "../agent/model-flags";
-import { agentFor } from "../agent/choose";
+import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
+import { agentFor, type ChosenAgent } from "../agent/choose";
+import { setupCodeAgent } from "../agent/code-agent";
 import { reportFlagError } from "../commands/errors";
 import { readTaskFile } from "./read";
+import { selectTasks } from "./select";
 import { judgeFrom, JUDGE_DEFS, JUDGE_SHAPE } from "./judge-flags";
 import { OwnEnvironments } from "./environment";
 import { buildEvalsInput, runEvalsTasks, skipReason, type TrialDetail } from "./run";
@@ -47,6 +49,7 @@ const RUN_DEFS: FlagDefs = {
   ...OUTPUT_FLAG_DEFS,
   "json-file": { kind: "value", placeholder: "PATH", help: `write the results JSON here, and one file per trial beside it (default: ${DEFAULT_RESULTS})` },
   "agent-url": { kind: "value", placeholder: "URL", help: "an HTTP agent of the hosted contract, called by this command (signed with $WORLDS_AGENT_SECRET)" },
+  agent: { kind: "value", placeholder: "FILE:FN", help: "your agent function, called in this process as FN(messages, toolbox) while worlds runs the person loop (e.g. my_agent.mjs:handle)" },
   ...MODEL_AGENT_FLAG_DEFS,
 };
 const RUN_SCHEMA = z.strictObject({
@@ -64,28 +67,17 @@ const RUN_SCHEMA = z.strictObject({
   grader: flag.text().optional(),
   ...OUTPUT_FLAG_SHAPE,
   "agent-url": flag.url().optional(),
+  agent: flag.text().optional(),
   ...MODEL_AGENT_FLAG_SHAPE,
 });
 type RunFlags = z.infer<typeof RUN_SCHEMA>;
 
 export const RUN_USAGE =
-  "worlds evals run FILE [--trials K] [--split train|held_out] [--task SLUG]... [--server auto | --url URL --token T] [--concurrency N] [--timeout S] [--person P:M] [--person-turn-limit N] [--judge P:M] [--judge-base-url URL] [--judge-timeout S] [--no-cache] [--environment CMD] [--grader CMD] [--json-file F] [--report F] [--junit F] [--json] (-- <agent command> | --agent-url URL | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F])";
+  "worlds evals run FILE [--trials K] [--split train|held_out] [--task SLUG]... [--server auto | --url URL --token T] [--concurrency N] [--timeout S] [--person P:M] [--person-turn-limit N] [--judge P:M] [--judge-base-url URL] [--judge-timeout S] [--no-cache] [--environment CMD] [--grader CMD] [--json-file F] [--report F] [--junit F] [--json] (-- <agent command> | --agent FILE:FN | --agent-url URL | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F])";
 const RUN_SUMMARY =
   "Runs every task of a task file k times, each in a fresh world (a replay world on the server, or your own environment),\n" +
   "with the agent reaching its tools and the person over the world's surfaces; grades each run by the task's grader and\n" +
   "reports it in the shared results contract (pass^k, Wilson intervals, text, JSON, HTML, JUnit).";
-
-/** The tasks to run: the file's, narrowed by --split and --task; an unknown slug names the file and the slugs. */
-function selectTasks(file: string, all: LoadedTask[], f: RunFlags): LoadedTask[] {
-  let tasks = all;
-  if (f.task?.length) {
-    const unknown = f.task.filter((s) => !all.some((t) => t.task.slug === s));
-    if (unknown.length) throw new FlagError("evals run", `--task ${unknown.join(", ")}: no such task in ${file} (tasks: ${all.map((t) => t.task.slug).join(", ")})`);
-    tasks = tasks.filter((t) => f.task!.includes(t.task.slug));
-  }
-  if (f.split) tasks = tasks.filter((t) => t.task.split === f.split);
-  return tasks;
-}
 
 export async function runCommand(argv: string[]): Promise<number> {
   try {
@@ -110,7 +102,7 @@ async function run(argv: string[]): Promise<number> {
     for (const line of read.lines) err(line + "\n");
     return fail(`${file} has problems; fix them first (each names the task and the field).`);
   }
-  const selected = selectTasks(file, read.tasks, f);
+  const selected = selectTasks("evals run", file, read.tasks, f);
   const runnable: LoadedTask[] = [];
   for (const t of selected) {
     const why = skipReason(t.task, { environment: !!f.environment, grader: !!f.grader });
@@ -127,7 +119,7 @@ async function run(argv: string[]): Promise<number> {
     if (!j.ok) return fail(j.message);
     judge = j.judge;
   }
-  const agent = agentFor("evals run", f, a.command, "evals");
+  const agent = f.agent !== undefined ? await codeAgentFor(f, a.command) : agentFor("evals run", f, a.command, "evals");
   if (typeof agent === "number") return agent;
   const jsonPath = f["json-file"] ?? DEFAULT_RESULTS;
   checkOutputPaths({ "json-file": jsonPath, report: f.report, junit: f.junit });
@@ -146,7 +138,7 @@ async function run(argv: string[]): Promise<number> {
       tasks: runnable,
       runs,
       argv: agent.argv,
-      inProcess: agent.model ?? agent.http ?? undefined,
+      inProcess: agent.model ?? agent.http ?? agent.code ?? undefined,
       server,
       environments,
       judge,
@@ -162,11 +154,11 @@ async function run(argv: string[]): Promise<number> {
     if (agent.model) err(agent.model.summary() + "\n");
     const fileHash = await sha256Hex(new Uint8Array(readFileSync(file)));
     const results = buildResults(
-      await buildEvalsInput({ file, fileHash, tasks: runnable, runs, argv: agent.argv, agentFlags: agent.model?.replayFlags ?? agent.http?.label, serverFlags: server.flags, replayFlags: replayFlags(f, person), episodes, interrupted: interrupt.received() ?? null }),
+      await buildEvalsInput({ file, fileHash, tasks: runnable, runs, argv: agent.argv, agentFlags: agent.model?.replayFlags ?? agent.http?.label ?? agent.code?.label, serverFlags: server.flags, serverEnv: server.env, replayFlags: replayFlags(f, person), episodes, interrupted: interrupt.received() ?? null }),
     );
     const written = writeOutputs(results, { "json-file": jsonPath, report: f.report, junit: f.junit });
     written.push(...writeTrialFiles(jsonPath, file, runnable.map((t) => t.task.slug), runs, details));
-    out(f.json ? JSON.stringify(results, null, 2) + "\n" : renderText(results));
+    out(f.json ? JSON.stringify(results, null, 2) + "\n" : renderText(results, "evals"));
     for (const w of written) err(`wrote ${w}\n`);
     return interrupt.received() ? (interrupt.exitCode() ?? results.exit_code) : results.exit_code;
   } finally {
@@ -174,6 +166,16 @@ async function run(argv: string[]): Promise<number> {
     await server.stop();
     interrupt.dispose();
   }
+}
+
+/** `--agent FILE:FN`, the only agent named; its module loaded and its function found before anything runs. */
+async function codeAgentFor(f: RunFlags, command: string[] | null): Promise<ChosenAgent | number> {
+  if (f.model !== undefined || f["agent-url"] !== undefined || command?.length) throw new FlagError("evals run", "--agent, --model, --agent-url and an agent command after '--' each name an agent; pick one.");
+  const stray = strayModelFlag(f);
+  if (stray) throw new FlagError("evals run", `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
+  const set = await setupCodeAgent(f.agent!);
+  if (!set.ok) return fail(set.message);
+  return { argv: set.agent.label, model: null, http: null, code: set.agent, solver: "command", label: f.agent! };
 }
 
 /** One line per finished episode: where the task is, and how it ended. */

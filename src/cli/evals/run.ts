@@ -3,16 +3,17 @@
 // reaching it over the world's surfaces, and each run graded by the task's grader (the rubric judge and end-state
 // checks, or your own grader). Records are the shared results contract's, so an evals run reads like any crash test.
 import { isEndStateGrader, isReplayEnvironment, isRubricGrader, type EvalTask, type LoadedTask, type ReplayEnvironment, type ToolCall } from "../../core/kinds/replay/task-format/index";
-import { criteriaVerdict, evalsAgentTask, evalsGradedRecord, evalsRubric, tallyLine } from "../../core/kinds/replay/task-format/episode";
+import { agentFailedError, agentFailedRecord, criteriaVerdict, evalsAgentTask, evalsGradedRecord, evalsRubric, tallyLine } from "../../core/kinds/replay/task-format/episode";
 import type { GraderRecord } from "../../core/results/grader-record";
 import { gradeTask, type RubricJudge } from "../../core/kinds/replay/rubric/index";
 import { replayBlock, replaySeed, tallyCalls, toolCallsOfTrace } from "../../core/kinds/replay/recorded/index";
 import { transcriptOf, type TranscriptMessage } from "../../core/kinds/replay/person/transcript";
-import type { BuildInputRaw, EpisodeRecordInput } from "../../core/results/index";
+import type { BuildInputRaw, EpisodeRecordInput, ServerEnv } from "../../core/results/index";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import type { AgentOutcome } from "../agent/runner";
 import type { EpisodeResult, WorldView } from "../episode/episode";
-import { episodeRecordOf, runEpisodes, type AgentRunOptions } from "../episode/loop";
+import { agentRecord, episodeRecordOf, runEpisodes, type AgentRunOptions } from "../episode/loop";
+import { inProcessOf } from "../episode/in-process";
 import type { OwnEnvironments } from "./environment";
 import { gradeWithProcess } from "./own-process";
 
@@ -39,6 +40,8 @@ export interface EvalsRunOptions extends AgentRunOptions {
 interface EvalsGrade {
   record: GraderRecord;
   notes: string[];
+  /** Why the trial was not graded though it ran: its agent failed (reward 0). */
+  error: string | null;
   episode: { transcript: TranscriptMessage[]; tool_calls: ToolCall[]; output: string | null };
 }
 
@@ -109,6 +112,9 @@ async function grade(o: EvalsRunOptions, t: LoadedTask, view: WorldView, agent: 
     // did cannot be judged against it, so the trial is not graded rather than blamed on the agent.
     if (s.error) throw new Error(`the environment broke during the trial, so it was not graded: ${s.error}`);
   }
+  // A crashed, timed-out or killed agent ends its trial at reward 0 with why: the judge is not asked.
+  const failed = agentFailedError({ ...agentRecord(agent), error: inProcessOf(agent)?.error ?? null }, agent.stderr);
+  if (failed) return { record: agentFailedRecord(task, failed), notes, error: failed, episode: { transcript, tool_calls, output } };
   let record: GraderRecord;
   if (isRubricGrader(task.grader) || isEndStateGrader(task.grader)) {
     const r = await gradeTask(o.judge, task, { transcript, tool_calls, output });
@@ -120,7 +126,7 @@ async function grade(o: EvalsRunOptions, t: LoadedTask, view: WorldView, agent: 
     if (!r.ok) throw new Error(`your grader could not grade: ${r.message}`);
     record = r.record;
   }
-  return { record, notes, episode: { transcript, tool_calls, output } };
+  return { record, notes, error: null, episode: { transcript, tool_calls, output } };
 }
 
 function trialDetail(run: number, task: string, record: EpisodeRecordInput, ep: EpisodeResult<EvalsGrade>): TrialDetail {
@@ -139,11 +145,11 @@ function trialDetail(run: number, task: string, record: EpisodeRecordInput, ep: 
     transcript: g?.episode.transcript ?? [],
     tool_calls: g?.episode.tool_calls ?? [],
     output: g?.episode.output ?? (ep.agent?.reply || null),
-    error: record.infra_error ? `${record.infra_error.stage}: ${record.infra_error.message}` : null,
+    error: record.infra_error ? `${record.infra_error.stage}: ${record.infra_error.message}` : (g?.error ?? null),
   };
 }
 
-export async function buildEvalsInput(o: { file: string; fileHash: string; tasks: LoadedTask[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; replayFlags: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
+export async function buildEvalsInput(o: { file: string; fileHash: string; tasks: LoadedTask[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; serverEnv: ServerEnv; replayFlags: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
   const tasks = o.tasks.map((t) => t.task);
   const seedHash = await sha256Hex(canonicalJson(tasks.map((t) => t.environment)));
   const rubric = evalsRubric({ name: o.file, hash: seedHash }, tasks);
@@ -152,7 +158,7 @@ export async function buildEvalsInput(o: { file: string; fileHash: string; tasks
     runs_requested: o.runs,
     tasks: { file: o.file, hashes: { file: o.fileHash, seed: seedHash, rubric: await sha256Hex(canonicalJson(rubric)) }, pack: null },
     rubric,
-    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, replay_flags: o.replayFlags, source_flags: [o.file], command: ["evals", "run"] },
+    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, server_env: o.serverEnv, replay_flags: o.replayFlags, source_flags: [o.file], command: ["evals", "run"] },
     episodes: o.episodes,
     interrupted: o.interrupted ? { signal: o.interrupted } : null,
   };

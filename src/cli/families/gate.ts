@@ -40,7 +40,7 @@ export async function runTiers(s: TierRunSpec): Promise<Results> {
     onEpisode: s.quiet ? undefined : (done) => process.stderr.write(`\r  ${done}/${total} episodes`),
   });
   if (!s.quiet) process.stderr.write("\n");
-  return buildResults(await buildFamilyInput({ fam: s.fam, tiers: s.tiers, runs: s.runs, argv: s.argv, agentFlags: s.agentFlags, serverFlags: s.server.flags, sourceFlags: s.sourceFlags, replayFlags: s.replayFlags, command: s.command, episodes: episodes, interrupted: s.interrupt.received() ?? null }));
+  return buildResults(await buildFamilyInput({ fam: s.fam, tiers: s.tiers, runs: s.runs, argv: s.argv, agentFlags: s.agentFlags, serverFlags: s.server.flags, serverEnv: s.server.env, sourceFlags: s.sourceFlags, replayFlags: s.replayFlags, command: s.command, episodes: episodes, interrupted: s.interrupt.received() ?? null }));
 }
 
 /** Each tier's measured rate from the results: the crash test's per-task counts (tiers are its tasks). */
@@ -79,12 +79,12 @@ export function applyGate(results: Results, gate: FamilyGate, recording: boolean
   return { ...results, status, reason, next_action, exit_code: EXIT_CODES[status] };
 }
 
-export function writeBack(tiers: LoadedTier[], rates: TierRate[], entry: Omit<PassRate, "value" | "k">, runs: number): string[] {
+export function writeBack(tiers: LoadedTier[], rates: TierRate[], entry: Omit<PassRate, "value" | "k">): string[] {
   const written: string[] = [];
   for (const t of tiers) {
     const r = rates.find((x) => x.name === t.folder);
     if (!r || r.trials === 0) continue;
-    written.push(recordPassRate(t, { ...entry, k: r.trials, value: Math.round((r.passed / r.trials) * 1e6) / 1e6, ...(runs < GATE_RUNS ? { forced: true } : {}) }));
+    written.push(recordPassRate(t, { ...entry, k: r.trials, value: Math.round((r.passed / r.trials) * 1e6) / 1e6 }));
   }
   return written;
 }

@@ -9,11 +9,13 @@ import { schemaProblems } from "../../core/kinds/account/tasks/schema-problems";
 import { formatProblem } from "../../core/kinds/account/tasks/problems";
 import { parseSeed } from "../../core/world/seed/parse";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
-import { FAMILY_FILE, INSTRUCTION_FILE, SEED_FILE, TIER_FILE, familyDocument, tierDocument, type FamilyDocument, type TierDocument } from "../../core/families/schema";
+import { FAMILY_FILE, INSTRUCTION_FILE, RUNS_DIR, SEED_FILE, TIER_FILE, familyDocument, tierDocument, type FamilyDocument, type TierDocument } from "../../core/families/schema";
 import { GENERATOR_WORLD, generateSeed, LedgerError, UnknownGenerator } from "../../core/families/generate/index";
 import { toolsTierBlock, toolsTierFacts, toolsTierProblems, toolsTierSeed, toolsTierTask, type ToolFileSet } from "../../core/families/tools-tier";
 import { importToolSet, ToolFileError } from "../../core/kinds/tools/toolset";
 import { goldTools, type FamilyProblem, type TierFacts } from "../../core/families/rules";
+import { accountRecords, findLookalikes, toolsRecords, type Lookalike } from "../../core/families/lookalike";
+import { ACCOUNT_READ_TOOLS, isWrite } from "../../core/families/methods";
 import { parseCheck } from "../../core/families/verify/grammar";
 import { packageRoot } from "../paths";
 
@@ -28,6 +30,8 @@ export interface LoadedTier extends TierFacts {
   seedHash: string | null;
   /** What the agent reads on stdin (and WORLDS_TASK_JSON). */
   taskJson: string;
+  /** A generated seed's sha256 as generated now (null for a seed that is not generated). */
+  generatedHash: string | null;
 }
 
 export interface LoadedFamily {
@@ -38,6 +42,8 @@ export interface LoadedFamily {
 }
 
 const MAX_FILE = 1024 * 1024;
+/** A scripted model that calibrates the family without a model key (docs/families.md). */
+const SOLVER_SCRIPT = "solver.script.yaml";
 const MAX_SEED_FILE = 64 * 1024 * 1024;
 
 export class FamilyNotFound extends Error {}
@@ -101,9 +107,17 @@ export async function loadFamily(dir: string): Promise<LoadedFamily> {
   const tiers: LoadedTier[] = [];
   for (const entry of readdirSync(dir).sort(byTier)) {
     const path = join(dir, entry);
-    const isDir = statSync(path).isDirectory();
+    const kind = entryKind(path);
+    if (kind === "loop" || kind === "missing") {
+      problems.push({ tier: null, rule: "layout", message: danglingLink(path, kind) });
+      continue;
+    }
+    const isDir = kind === "dir";
+    // The gate runs' results, which the tiers' pass rates name (calibration.ts).
+    if (isDir && entry === RUNS_DIR) continue;
     if (!isDir) {
-      if (entry !== FAMILY_FILE && entry !== "README.md" && entry !== doc?.tools?.file) problems.push({ tier: null, rule: "layout", message: `${path}: a family folder holds ${FAMILY_FILE}, README.md${doc?.world === "tools" ? ", its tool file" : ""} and its tier folders only` });
+      if (entry !== FAMILY_FILE && entry !== "README.md" && entry !== SOLVER_SCRIPT && entry !== doc?.tools?.file)
+        problems.push({ tier: null, rule: "layout", message: `${path}: a family folder holds ${FAMILY_FILE}, README.md, ${SOLVER_SCRIPT}${doc?.world === "tools" ? ", its tool file" : ""}, ${RUNS_DIR}/ and its tier folders only` });
       continue;
     }
     if (!new RegExp(`^${root}_t\\d+$`).test(entry)) {
@@ -134,6 +148,25 @@ async function readToolFile(dir: string, doc: FamilyDocument, problems: FamilyPr
   }
 }
 
+/**
+ * A folder entry as what it leads to. A symbolic link is followed (a shared seed.json may be one), but one that
+ * resolves to nothing (a link to itself: ELOOP, or to a missing path) is a layout problem, never a thrown stat.
+ */
+function entryKind(path: string): "dir" | "file" | "loop" | "missing" {
+  try {
+    return statSync(path).isDirectory() ? "dir" : "file";
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return "loop";
+    if (code === "ENOENT" || code === "ENOTDIR") return "missing";
+    throw e;
+  }
+}
+
+function danglingLink(path: string, kind: "loop" | "missing"): string {
+  return `${path} is a symbolic link that leads nowhere (${kind === "loop" ? "it leads back to itself" : "its target does not exist"}); a family holds real folders and files`;
+}
+
 function byTier(a: string, b: string): number {
   const n = (s: string) => Number(/_t(\d+)$/.exec(s)?.[1] ?? -1);
   return n(a) - n(b) || a.localeCompare(b);
@@ -154,7 +187,9 @@ async function loadTier(dir: string, folder: string, family: FamilyDocument | nu
   const allowed = new Set([TIER_FILE, INSTRUCTION_FILE, ...(usesSeedFile ? [SEED_FILE] : [])]);
   for (const entry of readdirSync(dir).sort()) {
     const p = join(dir, entry);
-    if (statSync(p).isDirectory()) add("layout", `${p}: a tier folder holds no folders${/_t\d+$/.test(entry) ? " (a tier nested inside another: copy with cp -rT)" : ""}`);
+    const kind = entryKind(p);
+    if (kind === "loop" || kind === "missing") add("layout", danglingLink(p, kind));
+    else if (kind === "dir") add("layout", `${p}: a tier folder holds no folders${/_t\d+$/.test(entry) ? " (a tier nested inside another: copy with cp -rT)" : ""}`);
     else if (!allowed.has(entry)) add("layout", `${p}: a tier folder holds ${[...allowed].join(", ")} only`);
   }
   if (usesSeedFile && !existsSync(join(dir, SEED_FILE))) add("layout", `${join(dir, SEED_FILE)} is missing (the seed names it)`);
@@ -167,7 +202,8 @@ async function loadTier(dir: string, folder: string, family: FamilyDocument | nu
     else add("verify_grammar", `verify[${i}] '${line}': ${c.message} (column ${c.column})`);
   }
 
-  const seed = await tierSeed(dir, folder, doc, family, add);
+  const generated: { hash: string | null } = { hash: null };
+  const seed = await tierSeed(dir, folder, doc, family, add, generated);
   const tools = family?.world === "tools" ? toolsTier(seed, doc, folder, instruction, toolFile, add) : accountTier(seed, doc, folder, instruction);
   const { worldSeed, entityTypes, entities, taskJson } = tools;
   let seedHash: string | null = null;
@@ -180,7 +216,11 @@ async function loadTier(dir: string, folder: string, family: FamilyDocument | nu
     } else seedHash = await sha256Hex(canonicalJson(parsed.seed));
   }
   const allTools = [...new Set([...doc.tools, ...goldTools(doc.gold), ...tools.offered])].sort();
-  return { tier: { folder, dir, doc, instruction, entityTypes, tools: allTools, entities, checks, source: read.source, worldSeed: checked, seedHash, taskJson }, problems };
+  const offered = family?.world === "tools" ? tools.offered : allTools;
+  const effects = tools.effects;
+  const writes = doc.gold.filter((s) => isWrite(s, effects));
+  const lookalikes: Lookalike[] = tools.records.length ? findLookalikes(tools.records, writes, checks) : [];
+  return { tier: { folder, dir, doc, instruction, entityTypes, tools: allTools, offered, effects, lookalikes, entities, checks, source: read.source, worldSeed: checked, seedHash, taskJson, generatedHash: generated.hash }, problems };
 }
 
 interface TierWorld {
@@ -190,7 +230,12 @@ interface TierWorld {
   taskJson: string;
   /** The tools the tier's world offers (tools worlds). */
   offered: string[];
+  effects: Record<string, "read" | "write">;
+  /** The records a lookalike is drawn from. */
+  records: ReturnType<typeof accountRecords>;
 }
+
+const ACCOUNT_EFFECTS: Record<string, "read" | "write"> = Object.fromEntries(ACCOUNT_READ_TOOLS.map((n) => [n, "read"]));
 
 function accountTier(seed: Obj | null, doc: TierDocument, folder: string, instruction: string): TierWorld {
   const data = (seed?.data ?? {}) as Record<string, unknown[] | undefined>;
@@ -200,17 +245,20 @@ function accountTier(seed: Obj | null, doc: TierDocument, folder: string, instru
     entities: Object.values(data).reduce((s, v) => s + (Array.isArray(v) ? v.length : 0), 0),
     taskJson: JSON.stringify(ticketTask(doc, instruction, folder)),
     offered: [],
+    effects: ACCOUNT_EFFECTS,
+    records: accountRecords(data),
   };
 }
 
 function toolsTier(seed: Obj | null, doc: TierDocument, folder: string, instruction: string, toolFile: ToolFileSet | null, add: (rule: FamilyProblem["rule"], m: string) => void): TierWorld {
-  const none: TierWorld = { worldSeed: null, entityTypes: [], entities: 0, taskJson: JSON.stringify({ id: folder, request: instruction.trim(), tools: [] }), offered: [] };
+  const none: TierWorld = { worldSeed: null, entityTypes: [], entities: 0, taskJson: JSON.stringify({ id: folder, request: instruction.trim(), tools: [] }), offered: [], effects: {}, records: [] };
   if (!seed) return none;
   const r = toolsTierBlock.safeParse(seed);
   if (!r.success) return add("schema", `${join(folder, SEED_FILE)}: ${r.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ")}`), none;
   const block = r.data;
   const facts = toolsTierFacts(block);
-  const base = { ...none, ...facts, offered: block.tools };
+  const effects: Record<string, "read" | "write"> = Object.fromEntries((toolFile?.tools ?? []).map((t) => [t.name, t.effect === "read" ? "read" : "write"]));
+  const base = { ...none, ...facts, offered: block.tools, effects, records: toolsRecords(block.deliveries) };
   if (!toolFile) return base;
   const problems = toolsTierProblems(block, toolFile, goldTools(doc.gold));
   for (const p of problems) add("schema", p);
@@ -225,7 +273,7 @@ function seedFileUsed(doc: TierDocument): boolean {
   return typeof s === "object" && (("file" in s && s.file === SEED_FILE) || ("generator" in s && s.base === SEED_FILE));
 }
 
-async function tierSeed(dir: string, folder: string, doc: TierDocument, family: FamilyDocument | null, add: (rule: FamilyProblem["rule"], m: string) => void): Promise<Obj | null> {
+async function tierSeed(dir: string, folder: string, doc: TierDocument, family: FamilyDocument | null, add: (rule: FamilyProblem["rule"], m: string) => void, generated: { hash: string | null }): Promise<Obj | null> {
   const s = doc.seed;
   const tools = family?.world === "tools";
   // A tools tier's seed is its block beside tier.yaml; a bundled seed is an account.
@@ -243,7 +291,10 @@ async function tierSeed(dir: string, folder: string, doc: TierDocument, family: 
     const second = generateSeed(s, structuredClone(base), name);
     const [a, b] = [await sha256Hex(canonicalJson(first)), await sha256Hex(canonicalJson(second))];
     if (a !== b) add("generator", `the generator ${s.generator} gave two different seeds from one input (${a.slice(0, 12)}, ${b.slice(0, 12)}): it is not reproducible`);
-    else if (a !== s.sha256) add("generator", `the generated seed's sha256 is ${a}, but the tier records ${s.sha256}: the generator or its input changed (record the new hash once the change is meant)`);
+    else {
+      generated.hash = a;
+      if (a !== s.sha256) add("generator", `the generated seed's sha256 is ${a}, but the tier records ${s.sha256}: the generator or its input changed (record the new hash with worlds family validate --record-hashes once the change is meant)`);
+    }
     return first;
   } catch (e) {
     if (e instanceof UnknownGenerator || e instanceof LedgerError) return add("generator", e.message), null;

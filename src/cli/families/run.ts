@@ -2,7 +2,7 @@
 // tier's seed, the agent handed the tier's instruction (as a ticket on an account world, as the request on a
 // tools world), and every episode graded by the tier's verify checks on the world's end. Records are the
 // results contract's, so a family run reads like any crash test (statuses, exit codes, pass^k, Wilson).
-import type { BuildInputRaw, EpisodeRecordInput } from "../../core/results/index";
+import type { BuildInputRaw, EpisodeRecordInput, ServerEnv } from "../../core/results/index";
 import type { RubricDocument } from "../../core/rubric/schema";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import type { Snapshot } from "../../core/families/verify/evaluate";
@@ -89,7 +89,7 @@ export function familyRubric(fam: LoadedFamily, tiers: LoadedTier[]): RubricDocu
   };
 }
 
-export async function buildFamilyInput(o: { fam: LoadedFamily; tiers: LoadedTier[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; sourceFlags: string[]; replayFlags: string[]; command: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
+export async function buildFamilyInput(o: { fam: LoadedFamily; tiers: LoadedTier[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; serverEnv: ServerEnv; sourceFlags: string[]; replayFlags: string[]; command: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
   const rubric = familyRubric(o.fam, o.tiers);
   const familyHash = await sha256Hex(canonicalJson(o.tiers.map((t) => ({ doc: t.doc, instruction: t.instruction, seed: t.seedHash }))));
   return {
@@ -97,7 +97,7 @@ export async function buildFamilyInput(o: { fam: LoadedFamily; tiers: LoadedTier
     runs_requested: o.runs,
     tasks: { file: o.fam.dir, hashes: { file: familyHash, seed: o.tiers[0]?.seedHash ?? familyHash, rubric: await sha256Hex(canonicalJson(rubric)) }, pack: null },
     rubric,
-    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, replay_flags: o.replayFlags, source_flags: o.sourceFlags, command: o.command },
+    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, server_env: o.serverEnv, replay_flags: o.replayFlags, source_flags: o.sourceFlags, command: o.command },
     episodes: o.episodes,
     interrupted: o.interrupted ? { signal: o.interrupted } : null,
   };

@@ -8,6 +8,8 @@ import { FAMILY_FILE } from "../../core/families/schema";
 import type { ConnectedServer } from "../server/connect";
 import { bundledFamiliesDir, type LoadedFamily, type LoadedTier } from "./load";
 import { replayGold, untouchedSnapshot, verifyEnd } from "./world";
+import { nullAgentProblems, worldReadTools } from "./null-agents";
+import { calibrationProblems } from "./calibration";
 
 /** Roots of every other family in sight: the bundled ones and the folders beside this one. */
 export function otherFamilyRoots(dir: string): string[] {
@@ -25,19 +27,23 @@ export function otherFamilyRoots(dir: string): string[] {
 
 export function staticProblems(fam: LoadedFamily): FamilyProblem[] {
   if (!fam.doc) return fam.problems;
-  return [...fam.problems, ...checkFamily({ doc: fam.doc, tiers: fam.tiers, otherRoots: otherFamilyRoots(fam.dir) })];
+  return [...fam.problems, ...checkFamily({ doc: fam.doc, tiers: fam.tiers, otherRoots: otherFamilyRoots(fam.dir) }), ...calibrationProblems(fam)];
 }
 
 /** The world rules for one tier: each problem names the tier, the rule and what the world showed. */
-export async function worldProblems(tier: LoadedTier, server: ConnectedServer): Promise<FamilyProblem[]> {
-  if (!tier.worldSeed) return [];
+export async function worldProblems(tier: LoadedTier, server: ConnectedServer): Promise<{ problems: FamilyProblem[]; nullAgents: string[] }> {
+  if (!tier.worldSeed) return { problems: [], nullAgents: [] };
   const out: FamilyProblem[] = [];
   const { client } = server;
   const untouched = await client.createWorld(tier.worldSeed);
   let snapshot;
+  let untouchedDiff;
+  let reads: string[];
   try {
     snapshot = await untouchedSnapshot(client, untouched, tier);
-    const still = verifyEnd(tier, snapshot, await client.diff(untouched.id), null);
+    untouchedDiff = await client.diff(untouched.id);
+    reads = await worldReadTools(untouched, server.url);
+    const still = verifyEnd(tier, snapshot, untouchedDiff, null);
     if (still.passed) out.push({ tier: tier.folder, rule: "untouched_fails", message: `verify passes on the untouched world, so an agent that does nothing would pass; add a check the task's change makes true (checks: ${tier.doc.verify.join("; ")})` });
   } finally {
     await client.deleteWorld(untouched.id).catch(() => undefined);
@@ -56,7 +62,10 @@ export async function worldProblems(tier: LoadedTier, server: ConnectedServer): 
   } finally {
     if (!ended) await client.deleteWorld(world.id).catch(() => undefined);
   }
-  return out;
+  // Only a tier verify can tell apart from nothing is worth asking whether it tells apart a look-alike of work.
+  if (out.some((p) => p.rule === "untouched_fails")) return { problems: out, nullAgents: [] };
+  const nulls = await nullAgentProblems({ server, tier, snapshot }, untouchedDiff, reads);
+  return { problems: [...out, ...nulls.problems], nullAgents: nulls.ran };
 }
 
 export function formatFamilyProblem(p: FamilyProblem): string {

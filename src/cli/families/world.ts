@@ -25,11 +25,12 @@ export interface GoldOutcome {
   reply: string | null;
 }
 
-export async function replayGold(world: CreatedWorld, serverUrl: string, steps: readonly GoldStep[]): Promise<GoldOutcome> {
+/** `keepGoing`: a refused call does not stop the chain (a null agent goes on as a careless agent would). */
+export async function replayGold(world: CreatedWorld, serverUrl: string, steps: readonly GoldStep[], opts: { keepGoing?: boolean } = {}): Promise<GoldOutcome> {
   let reply: string | null = null;
   for (const [i, step] of steps.entries()) {
     const res = "tool" in step ? await callTool(world, serverUrl, step.tool, step.arguments) : await callRest(world, step);
-    if (res.status >= 400) return { failure: `gold[${i}] ${"tool" in step ? step.tool : step.rest} was refused (${res.status}): ${res.text.slice(0, 300)}`, reply };
+    if (res.status >= 400 && !opts.keepGoing) return { failure: `gold[${i}] ${"tool" in step ? step.tool : step.rest} was refused (${res.status}): ${res.text.slice(0, 300)}`, reply };
     if ("tool" in step && step.tool === "reply_to_ticket" && typeof step.arguments.body === "string") reply = step.arguments.body;
   }
   return { failure: null, reply };

@@ -130,7 +130,7 @@ export async function postAndFollow(o: FollowOptions, request: RunRequest, comma
   if (o.jsonFile) writeFileSync(o.jsonFile, doc);
   if (o.report) writeFileSync(o.report, renderHtml(results));
   if (o.junit) writeFileSync(o.junit, renderJunit(results));
-  out.write(o.json ? doc : finished.text(renderText(results)));
+  out.write(o.json ? doc : finished.text(renderText(results, command === "tools run" ? "tools" : command === "evals run" ? "evals" : "account")));
   return results.exit_code;
 }
 

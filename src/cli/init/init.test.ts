@@ -272,6 +272,19 @@ describe("bringing tickets and an account", () => {
     expect((await validate(dir)).code).toBe(0);
   });
 
+  it("the bundled library export: its unknown requester skipped, its shared-address row reported and left out, the rest kept", async () => {
+    const dir = project();
+    const r = await init(dir, "--yes", "--no-ci", "--tickets", join(__dirname, "..", "..", "..", "examples", "help-desk-exports", "library", "zendesk-tickets.csv"));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("imported 5 tasks from 6 CSV rows into worlds/tasks.yaml (seed acme-prod-library)");
+    expect(r.err).toContain("task 6104: billing.inkwell@example.com is shared by 2 accounts");
+    expect(r.err).toContain("left out 1 imported task (6104) that cannot be graded on this account, the rest kept");
+    const ids = tasksOf(dir).tasks.map((t) => String(t.id));
+    expect(ids.filter((id) => id.startsWith("61"))).toEqual(["6101", "6102", "6103", "6106"]);
+    expect(ids).toHaveLength(19);
+    expect((await validate(dir)).code).toBe(0);
+  });
+
   it("an export whose rows all fail leaves nothing behind", async () => {
     const dir = project();
     writeFileSync(join(dir, "bad.csv"), "Name,Notes\nx,y\n");

@@ -7,6 +7,8 @@ import { parseSeed } from "../../core/world/seed/parse";
 import { compileFromDisk, printProblems } from "../tasks/compile-file";
 import { writeAll } from "../tasks/files";
 import { importCommand } from "../tasks/import/command";
+import { formatProblem } from "../../core/kinds/account/tasks/problems";
+import { importedTasksToLeaveOut, leaveOutTasks, taskIdsOf } from "./leave-out";
 import { seedImportCommand } from "../seed-import/command";
 import type { CliIo } from "../tasks/io";
 import { packageRoot, packageVersion } from "../paths";
@@ -189,7 +191,9 @@ async function initInner(io: CliIo, opts: InitOptions, undo: Array<() => void>):
   const ignoreAdded = addIgnoreLine(gitignorePath);
   if (pkg.kind === "add") writeFileSync(pkg.path, pkg.text);
 
+  let imported = new Set<string>();
   if (a.tickets) {
+    const starters = new Set(taskIdsOf(at(TASKS_PATH)));
     io.out(`importing ${a.tickets} into ${TASKS_PATH}\n`);
     const code = await importCommand(io, [a.tickets, "--into", TASKS_PATH], { requestersLookedUp: a.account === "stripe" });
     if (code !== 0) {
@@ -197,9 +201,18 @@ async function initInner(io: CliIo, opts: InitOptions, undo: Array<() => void>):
       io.err(`worlds init: the ticket export could not be imported (above); nothing written\n`);
       return code;
     }
+    imported = new Set(taskIdsOf(at(TASKS_PATH)).filter((id) => !starters.has(id)));
   }
 
-  const { result } = await compileFromDisk(io, TASKS_PATH);
+  let { result } = await compileFromDisk(io, TASKS_PATH);
+  const leaveOut = result.ok ? null : importedTasksToLeaveOut(result.problems, imported);
+  if (!result.ok && leaveOut) {
+    // Rows the account cannot grade: said, and left out; the rest of the export (and the account) is kept.
+    for (const p of result.problems) io.err(formatProblem(p) + "\n");
+    leaveOutTasks(at(TASKS_PATH), leaveOut);
+    io.err(`left out ${leaveOut.length} imported task${leaveOut.length === 1 ? "" : "s"} (${leaveOut.join(", ")}) that cannot be graded on this account, the rest kept; the line${leaveOut.length === 1 ? "" : "s"} above say${leaveOut.length === 1 ? "s" : ""} what ${leaveOut.length === 1 ? "it needs" : "they need"} to be added to ${TASKS_PATH} by hand\n`);
+    ({ result } = await compileFromDisk(io, TASKS_PATH));
+  }
   if (!result.ok) {
     printProblems(io, result.problems, ` in ${TASKS_PATH}`);
     restore();
@@ -211,7 +224,7 @@ async function initInner(io: CliIo, opts: InitOptions, undo: Array<() => void>):
   if (ignoreAdded) io.out(`added ${IDENTITIES_IGNORE} to .gitignore (identity maps hold real customer emails)\n`);
   io.out(`${dependencyLine(pkg, version)}\n`);
   io.out(`${result.summary}\n`);
-  io.out(`next: ${pkg.kind === "add" ? "npm install, then " : ""}${worldsCommand(runner)} passk --server auto --tasks ${TASKS_PATH} -- <your agent command>\n`);
+  io.out(`next: ${pkg.kind === "add" ? "npm install, then " : ""}${worldsCommand(runner)} passk --tasks ${TASKS_PATH} -- <your agent command>\n`);
   return 0;
 }
 

@@ -43,7 +43,7 @@ export function renderTasksFile(spec: TasksFileSpec): string {
     "worlds/tasks.yaml: your crash test, written by `worlds init`.",
     spec.origin,
     "Check it after every edit: worlds tasks validate worlds/tasks.yaml",
-    "Run it:                    worlds passk --server auto --tasks worlds/tasks.yaml -- <your agent command>",
+    "Run it:                    worlds passk --tasks worlds/tasks.yaml -- <your agent command>",
     "docs/tasks-file.md has the format and the expected: grammar.",
   ];
   doc.commentBefore = comment.map((l) => ` ${l}`).join("\n");

@@ -54,7 +54,7 @@ export async function judgeCheck(i: CheckInput): Promise<CheckOutcome> {
       runs_requested: 1,
       tasks: { file: i.tasksFile, hashes: { file: i.compiled.hashes.file, seed: i.compiled.hashes.seed, rubric: i.compiled.hashes.rubric }, pack: null },
       rubric: plan.rubric,
-      invocation: { agent_command: argv, server_flags: i.server.flags, replay_flags: [] },
+      invocation: { agent_command: argv, server_flags: i.server.flags, server_env: i.server.env, replay_flags: [] },
       episodes: execution.episodes,
       run_checks: execution.runChecks,
       judge: i.judge.run,

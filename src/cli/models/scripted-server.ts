@@ -2,7 +2,7 @@
 // loopback. Tests start it in-process; users start it from the command line to dry-run without a model key.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ScriptedModel, type Received, type Script } from "../../core/models/scripted/index";
+import { MAX_HANG_MS, ScriptedModel, streamChunks, type Received, type Script } from "../../core/models/scripted/index";
 
 /** A request body bigger than this is not something worlds sends a model. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -37,9 +37,18 @@ export async function startScriptedServer(script: Script, opts: { port?: number;
         const after = model.received();
         if (opts.onReceived && after.length > before) opts.onReceived(after[after.length - 1]);
         if (ctl.signal.aborted || res.destroyed) return;
-        res.writeHead(out.status, out.headers).end(out.body);
+        if (!out.stream) return void res.writeHead(out.status, out.headers).end(out.body);
+        res.writeHead(out.status, out.headers);
+        res.flushHeaders();
+        // Each event written as it comes; a client that drops the stream aborts the signal, which ends the loop.
+        for await (const event of streamChunks(out.stream, ctl.signal, MAX_HANG_MS)) {
+          if (res.destroyed) break;
+          res.write(event);
+        }
+        if (!res.destroyed) res.end();
       })
       .catch((e: Error) => {
+        if (res.headersSent) return void res.destroy();
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `scripted server: ${e.message}` } }));
       });
   });

@@ -14,6 +14,7 @@ import {
   resolveEndpoint,
   SHIPPED_PRICES,
   modelLabel,
+  priceName,
   type ModelName,
   type PriceTable,
 } from "../../core/models/index";
@@ -47,7 +48,7 @@ export function setupModelClient(f: ClientFlags, env: NodeJS.ProcessEnv = proces
   }
   const budgetDollars = f.budgetDollars ?? null;
   if (budgetDollars !== null && !priceOf(prices, f.model))
-    return { ok: false, message: `${modelLabel(f.model)} has no price in the price table, so a budget cannot be held`, nextAction: `give it a price with --model-prices FILE (e.g. {"version":1,"models":{"${modelLabel(f.model)}":{"input":0,"output":0}}}), or drop the budget` };
+    return { ok: false, message: `${modelLabel(f.model)} has no price in the price table, so a budget cannot be held`, nextAction: `give it a price with --model-prices FILE (e.g. {"version":1,"models":{"${priceName(f.model)}":{"input":0,"output":0}}}), or drop the budget` };
   const cacheDir = f.noCache ? null : join(cwd, MODEL_CACHE_DIR);
   const client = new ModelClient({
     endpoints: { [f.model.provider]: endpoint.endpoint },

@@ -46,14 +46,15 @@ describe("prepareVerdicts", () => {
 });
 
 describe("finishVerdicts", () => {
-  const rerun = { source: ["--tasks", "worlds/tasks.yaml"], serverFlags: ["--server", "auto"], replayFlags: [], only: [], agent: ["node", "my agent.mjs"] };
+  const rerun = { source: ["--tasks", "worlds/tasks.yaml"], serverFlags: ["--url", "http://127.0.0.1:26001"], serverEnv: ["WORLDS_TOKEN" as const], replayFlags: [], only: [], agent: ["node", "my agent.mjs"] };
   it("an undecided gate names the command that would decide it, gates and baseline included", () => {
     const base = write("b.json", serializeResults(syntheticRun(uniform("T", 5, "✓✓✓"))));
     const p = prepareVerdicts({ gate: ["pass^3>=0.8"], baseline: base });
     if (!p.ok) throw new Error(p.message);
     const { results, comparison } = finishVerdicts(syntheticRun(uniform("T", 5, "✓✓✓")), p.prepared, rerun);
     expect(results.status).toBe("policy_failed");
-    expect(results.next_action).toBe(`run enough to decide: worlds passk --tasks worlds/tasks.yaml --server auto --runs 10 --gate 'pass^3>=0.8' --baseline ${base} -- node 'my agent.mjs'`);
+    // The token came as --token: the line names the variable it needs, never the token itself.
+    expect(results.next_action).toBe(`run enough to decide: WORLDS_TOKEN=… worlds passk --tasks worlds/tasks.yaml --url http://127.0.0.1:26001 --runs 10 --gate 'pass^3>=0.8' --baseline ${base} -- node 'my agent.mjs'`);
     expect(results.baseline).toMatchObject({ source: base, status: "passed" });
     expect(comparison!.status).toBe("passed");
   });

@@ -8,7 +8,7 @@ import { CompareInputError, readResultsText, readResultsValue, type ResultsDocum
 import type { Comparison } from "../../core/compare/types";
 import { applyVerdicts, evaluateGates, GATE_HELP, GateSyntaxError, parseGates, type Gate } from "../../core/gate/index";
 import { renderCompareText } from "../../core/report/index";
-import { serializeResults, shellLine, type Results } from "../../core/results/index";
+import { commandLine, serializeResults, type Results, type ServerEnv } from "../../core/results/index";
 import { flag, type FlagDefs } from "../flags";
 
 export const VERDICT_FLAG_DEFS: FlagDefs = {
@@ -72,6 +72,7 @@ export function gateRunsProblem(p: PreparedVerdicts, runs: number): string | nul
 export interface RerunPieces {
   source: string[];
   serverFlags: string[];
+  serverEnv: ServerEnv;
   replayFlags: string[];
   only: string[];
   agent: string[];
@@ -93,7 +94,7 @@ export function finishVerdicts(built: Results, p: PreparedVerdicts, rerun: Rerun
   }
   const line = rerun
     ? (runs: number) =>
-        shellLine([
+        commandLine(rerun.serverEnv, [
           "worlds",
           "passk",
           ...rerun.source,

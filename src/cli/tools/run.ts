@@ -1,7 +1,7 @@
 // `worlds tools run`: every generated task, k times, each in a fresh tools world, with the agent process given
 // the task on stdin; graded by replay, reported in the shared results contract (statuses, exit codes, pass^k,
 // Wilson intervals, JSON, HTML), so CI reads a tools run exactly like an account run.
-import type { BuildInputRaw, EpisodeRecordInput } from "../../core/results/index";
+import type { BuildInputRaw, EpisodeRecordInput, ServerEnv } from "../../core/results/index";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
 import { gradeToolsEpisode, type ToolsGrade } from "../../core/kinds/tools/grade";
 import { toolsAgentTask, toolsGradedRecord, toolsRubric, toolsSeed, tracedCalls } from "../../core/kinds/tools/run/episode";
@@ -47,14 +47,14 @@ export async function runToolsTasks(o: ToolsRunOptions): Promise<EpisodeRecordIn
   });
 }
 
-export async function buildToolsInput(o: { tools: LoadedTools; tasks: ToolsTask[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
+export async function buildToolsInput(o: { tools: LoadedTools; tasks: ToolsTask[]; runs: number; argv: readonly string[]; agentFlags?: string[]; serverFlags: string[]; serverEnv: ServerEnv; episodes: EpisodeRecordInput[]; interrupted: string | null }): Promise<BuildInputRaw> {
   const rubric = toolsRubric(o.tools.set, o.tasks);
   return {
     mode: "isolated",
     runs_requested: o.runs,
     tasks: { file: o.tools.configPath, hashes: { file: o.tools.set.sha256, seed: o.tools.set.sha256, rubric: await sha256Hex(canonicalJson(rubric)) }, pack: null },
     rubric,
-    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, replay_flags: [], source_flags: ["--config", o.tools.configPath], command: ["tools", "run"] },
+    invocation: { agent_command: [...o.argv], ...(o.agentFlags ? { agent_flags: o.agentFlags } : {}), server_flags: o.serverFlags, server_env: o.serverEnv, replay_flags: [], source_flags: ["--config", o.tools.configPath], command: ["tools", "run"] },
     episodes: o.episodes,
     interrupted: o.interrupted ? { signal: o.interrupted } : null,
   };

@@ -1,6 +1,6 @@
 // The model agent's loop against the scripted model in-process (no sockets) and a recording tool surface: the
 // conversation it sends, arguments that are not JSON going to the world as sent, the turn limit, a spent budget,
-// an interrupted episode, both providers, and the task JSON of both world kinds as the user's message.
+// an interrupted episode, each API (Chat Completions, Responses, Messages), and the task JSON of both world kinds as the user's message.
 import { describe, expect, it } from "vitest";
 import { compileScript, ScriptedModel, scriptedFetch } from "../models/scripted/index";
 import { MemoryBudget, ModelClient, parseModelName, type ModelName } from "../models/index";
@@ -45,7 +45,7 @@ const TOOLS = [{ name: "refund_order", description: "Refund an order.", paramete
 
 describe("the model agent's loop", () => {
   it("runs each tool call against the world, sends the results back, and takes the first answer without calls as the reply", async () => {
-    for (const provider of ["openai", "anthropic"]) {
+    for (const provider of ["openai", "anthropic", "openai-responses"]) {
       const { model, client } = setup(
         [
           { when: { role: "user", last_message: 'order "(\\w+)"' }, respond: { tool_calls: [{ name: "refund_order", arguments: { order_id: "$1" } }] } },
@@ -62,7 +62,7 @@ describe("the model agent's loop", () => {
       expect(run.usage.micros).toBeGreaterThan(0);
       // The second request carries the call and its result, in the provider's own shape.
       const body = JSON.stringify(model.received()[1]!.body);
-      expect(body).toContain(provider === "openai" ? '"tool_call_id"' : '"tool_result"');
+      expect(body).toContain({ openai: '"tool_call_id"', anthropic: '"tool_result"', "openai-responses": '"function_call_output"' }[provider]);
       expect(body).toContain('\\"ok\\":true');
     }
   });

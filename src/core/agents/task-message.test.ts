@@ -14,4 +14,10 @@ describe("taskMessage: the history dial", () => {
     const none = taskMessage(JSON.stringify({ id: "t_2", request: "Refund it." }));
     expect(none.ok && none.value.history).toBeUndefined();
   });
+
+  it("runs on the task's own instructions, unless --model-system gives a prompt", () => {
+    const json = JSON.stringify({ id: "t_3", request: "Cancel my plan.", tools: [], instructions: "You are Acme's billing assistant." });
+    expect(taskMessage(json).ok && (taskMessage(json) as { value: { system: string } }).value.system).toBe("You are Acme's billing assistant.");
+    expect((taskMessage(json, "Be terse.") as { value: { system: string } }).value.system).toBe("Be terse.");
+  });
 });

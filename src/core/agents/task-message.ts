@@ -15,6 +15,8 @@ const ticketTask = z.object({
 const toolsTask = z.object({
   id: z.string(),
   request: z.string().min(1),
+  /** The agent's own instructions (a replay task's `agent.instructions`): the system prompt it ran on in production. */
+  instructions: z.string().max(200_000).optional(),
   /** Calls the conversation already holds (the history dial): made before, answered as the world answers them. */
   history: z.array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()), result: z.record(z.string(), z.unknown()) })).max(1000).optional(),
 });
@@ -44,7 +46,7 @@ const DESK_REQUEST =
   "Work every open ticket on the help desk: list the open tickets, read each one, do what it rightly asks on the billing account, " +
   "and answer each with reply_to_ticket (status solved, or pending when a colleague must follow up). When the desk is done, say so in one line.";
 
-/** `system` overrides the kind's default prompt (--model-system FILE). */
+/** `system` (--model-system FILE) overrides the task's own instructions, which override the kind's default prompt. */
 export function taskMessage(taskJson: string | null, system?: string): { ok: true; value: TaskMessage } | { ok: false; message: string } {
   if (taskJson === null) return { ok: true, value: { kind: "desk", user: DESK_REQUEST, system: system ?? SUPPORT_SYSTEM_PROMPT } };
   let doc: unknown;
@@ -62,7 +64,7 @@ export function taskMessage(taskJson: string | null, system?: string): { ok: tru
           ...calls.map((c, i): ModelMessage => ({ role: "tool", toolCallId: `history_${i + 1}`, content: JSON.stringify(c.result) })),
         ]
       : [];
-    return { ok: true, value: { kind: "tools", user: tools.data.request, system: system ?? TOOLS_SYSTEM_PROMPT, ...(history.length ? { history } : {}) } };
+    return { ok: true, value: { kind: "tools", user: tools.data.request, system: system ?? (tools.data.instructions || TOOLS_SYSTEM_PROMPT), ...(history.length ? { history } : {}) } };
   }
   const ticket = ticketTask.safeParse(doc);
   if (ticket.success) {

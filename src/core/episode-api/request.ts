@@ -2,12 +2,12 @@
 // and what POST /admin/episodes/:id/grade takes and answers. The answers' shapes are plain types in ./shapes, so
 // the runTask client (and the package's declarations) need no zod.
 import { z } from "zod";
-import { parseModelName } from "../models/names";
+import { modelNameString } from "../models/names";
 import { DEFAULT_PERSON_MODEL } from "../kinds/replay/person/setup";
 import { DEFAULT_JUDGE_MODEL } from "../policy-judge/settings";
 import { DEFAULT_PERSON_TURN_LIMIT, MAX_PERSON_TURN_LIMIT } from "../kinds/replay/person/schema";
 
-const modelText = z.string().refine((s) => parseModelName(s).ok, { message: "must be provider:model, e.g. openai:gpt-4.1-mini" });
+const modelText = modelNameString;
 
 export const episodeRequest = z.strictObject({
   /** One task of the portable format (docs/replay.md, "The task file"). */

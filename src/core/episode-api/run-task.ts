@@ -4,10 +4,11 @@
 // record. Fetch only, so it runs in Node, Deno, Bun, a browser or a Worker. The person and the judge are model
 // names the server runs on its own keys; the agent is the caller's code. An agent that throws ends the episode at
 // reward 0 with its error recorded; a server that refuses the episode throws EpisodeClientError with its reason.
-import { converse, type AgentTurn } from "../agents/converse";
+import { converse } from "../agents/converse";
+import { handleTurns } from "../agents/handle-turns";
 import { jsonPersonSurface } from "../agents/person-surface";
 import { jsonOrUndefined } from "../util/json-or-undefined";
-import type { EpisodeAgent, EpisodeFetch, EpisodeGrade, EpisodeMessage, EpisodeSurfaces, RunTaskOptions, RunTaskResult } from "./shapes";
+import type { EpisodeAgent, EpisodeFetch, EpisodeGrade, EpisodeSurfaces, RunTaskOptions, RunTaskResult } from "./shapes";
 import { EpisodeClientError, openToolbox } from "./toolbox";
 
 export async function runTask(task: Record<string, unknown>, agent: EpisodeAgent, person: string, judge: string, server: RunTaskOptions): Promise<RunTaskResult> {
@@ -27,22 +28,9 @@ export async function runTask(task: Record<string, unknown>, agent: EpisodeAgent
   let talk;
   try {
     const toolbox = await openToolbox(ep.world.tools_url, ep.world.key, fetcher);
-    const messages: EpisodeMessage[] = ep.messages.map((m) => ({ ...m }));
     talk = await converse({
       person: ep.world.person_url ? jsonPersonSurface(ep.world.person_url, ep.world.key, fetcher) : null,
-      async next(reply): Promise<AgentTurn> {
-        if (reply !== null) messages.push({ role: "user", content: reply });
-        let text: unknown;
-        try {
-          // A copy: what the agent does to its list is not the conversation.
-          text = await agent(messages.map((m) => ({ ...m })), toolbox);
-        } catch (e) {
-          return { ok: false, error: `the agent raised: ${e instanceof Error ? e.message : String(e)}` };
-        }
-        if (typeof text !== "string") return { ok: false, error: `the agent answered ${text === null ? "null" : typeof text}, not its message as a string` };
-        messages.push({ role: "assistant", content: text });
-        return { ok: true, text };
-      },
+      next: handleTurns(agent, ep.messages, toolbox),
     });
   } catch (e) {
     // The world's own surfaces failed: end the episode (so no world is left open), then say so.

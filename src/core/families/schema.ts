@@ -63,6 +63,18 @@ export const goldStep = z.union([
 ]);
 export type GoldStep = z.infer<typeof goldStep>;
 
+/** A real calendar day (2099-13-45 is not one). */
+export function isCalendarDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === s;
+}
+
+/** The id `family gate` gives the run it records: its day and the start of its results file's sha256. */
+export const RUN_ID_PATTERN = /^gate-(\d{4}-\d{2}-\d{2})-([0-9a-f]{12})$/;
+export const RUNS_DIR = "runs";
+
 export const passRate = z.strictObject({
   /** How the agent was run: a command, the built-in model agent, or an HTTP agent. */
   solver: z.enum(["command", "model", "agent-url"]),
@@ -70,8 +82,15 @@ export const passRate = z.strictObject({
   model: text.max(500),
   k: z.number().int().min(1).max(1000),
   value: z.number().min(0).max(1),
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD"),
-  /** A measurement of fewer than 20 episodes, run with --force: kept, but marked. */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD").refine(isCalendarDate, "is not a calendar date"),
+  /** The gate run that measured it: its results are the family's runs/<run>.json (or the file named by results). */
+  // Optional here so that validate can say why a hand-written entry is refused (calibration.ts), not just "required".
+  run: z.string().regex(RUN_ID_PATTERN, "must be the id of the gate run that measured this rate (gate-YYYY-MM-DD-<12 hex>, written by worlds family gate): a pass rate comes only from a gate run").optional(),
+  /** The results file's own name when it is not runs/<run>.json: a file of the family's runs/ folder. */
+  results: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.json$/, "must be a .json file name in the family's runs/ folder").optional(),
+  /** The sha256 of the results file's bytes, as the gate wrote it. */
+  results_sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be the results file's sha256 (64 hex digits)").optional(),
+  /** Gated with --force: fewer than 20 episodes, or before the tier below had a recorded rate. Kept, but marked. */
   forced: z.literal(true).optional(),
 });
 export type PassRate = z.infer<typeof passRate>;

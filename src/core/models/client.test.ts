@@ -85,6 +85,65 @@ describe("model client: answers", () => {
   });
 });
 
+describe("model client: the Responses API and reasoning effort", () => {
+  it("reads names with an API and an effort, never putting the effort in the model id", () => {
+    expect(parseModelName("openai:o4-mini@high")).toEqual({ ok: true, value: { provider: "openai", model: "o4-mini", effort: "high" } });
+    expect(parseModelName("openai-responses:gpt-5-mini@low")).toEqual({ ok: true, value: { provider: "openai", model: "gpt-5-mini", api: "responses", effort: "low" } });
+    // An @ that is no effort word belongs to the id (Vertex-style dated ids); a misspelt effort is refused.
+    expect(parseModelName("anthropic:claude-sonnet-4@20250514")).toEqual({ ok: true, value: { provider: "anthropic", model: "claude-sonnet-4@20250514" } });
+    expect(parseModelName("openai:o4-mini@hgih")).toEqual({ ok: false, message: "unknown reasoning effort 'hgih' in 'openai:o4-mini@hgih': use one of none, minimal, low, medium, high, xhigh" });
+    expect(parseModelName("openai-chat:x")).toMatchObject({ ok: false, message: expect.stringContaining("use openai, openai-responses, anthropic") });
+  });
+
+  it("sends Responses requests and reads text, function calls, structured answers, refusals and cut-off answers", async () => {
+    const { client, model } = setup([
+      { when: { api: "responses", role: "tool" }, respond: { text: "done" } },
+      { when: { api: "responses", tools: true }, respond: { tool_calls: [{ name: "lookup", arguments: { q: "x" } }] } },
+      { when: { api: "responses", last_message: "^refuse" }, respond: { refuse: "no" } },
+      { when: { api: "responses", last_message: "^cut" }, respond: { raw: '{"verdict":', stop: "length" } },
+      { when: { api: "responses", schema: true }, respond: { json: { verdict: "pass", why: "fine" } } },
+      { when: { api: "responses" }, respond: { text: "hi", usage: { input_tokens: 10, output_tokens: 2 } } },
+    ]);
+    const m = "openai-responses:o4-mini@high";
+    const text = await client.call(ask(m, "hello", { system: "Be brief." }));
+    expect(text).toMatchObject({ ok: true, answer: { text: "hi", stop: "end", usage: { input_tokens: 10, output_tokens: 2 } } });
+    const tools = [{ name: "lookup", parameters: { type: "object" } }];
+    const call = await client.call(ask(m, "find x", { tools }));
+    expect(call.ok && call.answer.toolCalls).toEqual([{ id: "call_scripted_000002_1", name: "lookup", arguments: { q: "x" } }]);
+    const after = await client.call({ model: name(m), tools, messages: [{ role: "user", content: "find x" }, { role: "assistant", content: null, toolCalls: call.ok ? call.answer.toolCalls : [] }, { role: "tool", toolCallId: "call_scripted_000002_1", content: "found" }] });
+    expect(after.ok && after.answer.text).toBe("done");
+    for (const via of [undefined, "tool"] as const) {
+      const v = await client.call(ask(m, "judge", { output: { ...verdictOut.output, via } }), { validate: verdictOut.validate });
+      expect(v.ok && v.value).toEqual({ verdict: "pass", why: "fine" });
+    }
+    expect(await client.call(ask(m, "refuse it", { output: verdictOut.output }), { validate: verdictOut.validate })).toMatchObject({ ok: false, error: { kind: "refused" } });
+    expect(await client.call(ask(m, "cut it", { output: verdictOut.output }), { validate: verdictOut.validate })).toMatchObject({ ok: false, error: { kind: "truncated" } });
+    const bodies = model.received().map((x) => x.body as Record<string, unknown>);
+    expect(model.received().every((x) => x.path === "/v1/responses")).toBe(true);
+    expect(bodies[0]).toEqual({ model: "o4-mini", instructions: "Be brief.", input: [{ role: "user", content: "hello" }], max_output_tokens: 1024, reasoning: { effort: "high" }, store: false });
+    expect(bodies[2].input).toEqual([
+      { role: "user", content: "find x" },
+      { type: "function_call", call_id: "call_scripted_000002_1", name: "lookup", arguments: '{"q":"x"}' },
+      { type: "function_call_output", call_id: "call_scripted_000002_1", output: "found" },
+    ]);
+    expect(bodies[3].text).toMatchObject({ format: { type: "json_schema", name: "verdict", strict: true } });
+  });
+
+  it("sends an effort as reasoning_effort on Chat Completions and as a thinking budget on Anthropic", async () => {
+    const { client, model } = setup([{ respond: { text: "ok" } }]);
+    await client.call(ask("openai:o4-mini@medium", "hi"));
+    await client.call(ask("anthropic:claude-sonnet-4-5@high", "hi", { maxTokens: 500 }));
+    await client.call(ask("openai:gpt-4.1-mini", "hi"));
+    const [chat, anthropic, plain] = model.received().map((x) => x.body as Record<string, unknown>);
+    expect(chat).toMatchObject({ model: "o4-mini", reasoning_effort: "medium", max_completion_tokens: 1024 });
+    expect(chat).not.toHaveProperty("temperature");
+    expect(anthropic).toMatchObject({ model: "claude-sonnet-4-5", max_tokens: 500 + 16384, thinking: { type: "enabled", budget_tokens: 16384 } });
+    expect(anthropic).not.toHaveProperty("temperature");
+    expect(plain).toMatchObject({ max_tokens: 1024, temperature: 0 });
+    expect(plain).not.toHaveProperty("reasoning_effort");
+  });
+});
+
 describe("model client: retries, timeouts, limits", () => {
   it("retries a 429 storm honouring Retry-After, then answers", async () => {
     const { client, waits, model } = setup([

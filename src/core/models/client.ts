@@ -3,10 +3,11 @@
 // go wrong comes back as a ModelError (never thrown), with the raw text that arrived and no key in it, so the
 // caller records the problem on its task and the run goes on. Fetch only: the same code runs in the Worker.
 import { createLimiter, type Limiter } from "../util/limiter";
+import { abortableSleep } from "../util/sleep";
 import { type Budget, worstCaseTokens } from "./budget";
 import { cacheKey, isCachedAnswer, type ModelCache } from "./cache";
 import type { Endpoint } from "./endpoints";
-import { modelLabel, type Provider } from "./names";
+import { modelLabel, wireApi, type ModelWireApi, type Provider } from "./names";
 import { costMicros, microsToDollars, priceOf, SHIPPED_PRICES, type PriceTable } from "./prices";
 import { rawExcerpt, redact } from "./redact";
 import { backoffMs, DEFAULT_RETRY, retryableStatus, retryAfterMs, type RetryPolicy } from "./retry";
@@ -15,6 +16,14 @@ import { ANTHROPIC_PATH, ANTHROPIC_VERSION, anthropicAnswer, anthropicBody } fro
 import { DEFAULT_MAX_TOKENS, errorMessage, parseJson, type Decoded } from "./wire/common";
 import { OPENAI_PATH, openaiAnswer, openaiBody } from "./wire/openai";
 import { readStreamBounded } from "../util/bounded-read";
+import { RESPONSES_PATH, responsesAnswer, responsesBody } from "./wire/responses";
+
+/** Each API's request body, answer reader and path under the provider's base URL. */
+const WIRES: Record<ModelWireApi, { body: (r: ModelRequest) => Record<string, unknown>; answer: (r: ModelRequest, text: string) => Decoded<ModelAnswer>; path: string }> = {
+  chat: { body: openaiBody, answer: openaiAnswer, path: OPENAI_PATH },
+  responses: { body: responsesBody, answer: responsesAnswer, path: RESPONSES_PATH },
+  messages: { body: anthropicBody, answer: anthropicAnswer, path: ANTHROPIC_PATH },
+};
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_CONCURRENCY = 4;
@@ -89,7 +98,8 @@ export class ModelClient {
 
     const endpoint = this.o.endpoints[req.model.provider];
     if (!endpoint) return fail("config", `no endpoint is configured for ${req.model.provider}`, stats(0, 0));
-    const body = req.model.provider === "openai" ? openaiBody(req) : anthropicBody(req);
+    const wire = WIRES[wireApi(req.model)];
+    const body = wire.body(req);
     const bodyText = JSON.stringify(body);
     const key = this.o.cache ? await cacheKey(endpoint.provider, endpoint.baseUrl, body) : null;
 
@@ -122,7 +132,7 @@ export class ModelClient {
       return await this.limit(async () => {
         for (;;) {
           attempts++;
-          const sent = await this.send(endpoint, bodyText, opts.signal);
+          const sent = await this.send(endpoint, wire.path, bodyText, opts.signal);
           const last = attempts >= this.retry.maxAttempts;
           if (sent.kind === "failed") {
             if (sent.retryable && !last && !opts.signal?.aborted) {
@@ -157,7 +167,7 @@ export class ModelClient {
   }
 
   /** One attempt. Never throws: a timeout, a refused connection or a body past the limit is a failed attempt. */
-  private async send(endpoint: Endpoint, bodyText: string, outer?: AbortSignal): Promise<{ kind: "answered"; status: number; text: string; retryAfter: string | null } | { kind: "failed"; retryable: boolean; timeout: boolean; message: string }> {
+  private async send(endpoint: Endpoint, path: string, bodyText: string, outer?: AbortSignal): Promise<{ kind: "answered"; status: number; text: string; retryAfter: string | null } | { kind: "failed"; retryable: boolean; timeout: boolean; message: string }> {
     const timeoutMs = this.o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const ctl = new AbortController();
     let timedOut = false;
@@ -174,7 +184,7 @@ export class ModelClient {
       headers["anthropic-version"] = ANTHROPIC_VERSION;
       if (endpoint.key) headers["x-api-key"] = endpoint.key;
     }
-    const url = endpoint.baseUrl + (endpoint.provider === "openai" ? OPENAI_PATH : ANTHROPIC_PATH);
+    const url = endpoint.baseUrl + path;
     try {
       const res = await this.fetcher(url, { method: "POST", headers, body: bodyText, signal: ctl.signal });
       const text = await readBounded(res, MAX_BODY_BYTES);
@@ -193,7 +203,7 @@ export class ModelClient {
 
   /** Decodes an answer and, for structured requests, checks it: refused, truncated, not JSON, not the schema. */
   private read<T>(req: ModelRequest, text: string, opts: CallOptions<T>): { ok: true; answer: ModelAnswer; value: T } | { ok: false; kind: ModelErrorKind; message: string; raw: string; answer: ModelAnswer | null } {
-    const decoded = req.model.provider === "openai" ? openaiAnswer(req, text) : anthropicAnswer(req, text);
+    const decoded = WIRES[wireApi(req.model)].answer(req, text);
     if (!decoded.ok) return { ok: false, kind: "malformed", message: decoded.message, raw: text, answer: null };
     const answer = decoded.value;
     if (!req.output) return { ok: true, answer, value: answer as unknown as T };
@@ -210,17 +220,7 @@ export class ModelClient {
   }
 
   private wait(ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.o.sleep) return this.o.sleep(ms, signal);
-    return new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const t = setTimeout(done, ms);
-      function done() {
-        clearTimeout(t);
-        signal?.removeEventListener("abort", done);
-        resolve();
-      }
-      signal?.addEventListener("abort", done, { once: true });
-    });
+    return (this.o.sleep ?? abortableSleep)(ms, signal);
   }
 }
 

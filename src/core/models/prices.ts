@@ -3,7 +3,7 @@
 // over thousands of calls never drift.
 import { z } from "zod";
 import shipped from "./prices.json";
-import { modelLabel, type ModelName } from "./names";
+import { priceName, type ModelName } from "./names";
 import type { Usage } from "./types";
 import { dict } from "../util/safe-tree";
 
@@ -36,7 +36,7 @@ export function mergePrices(base: PriceTable, override: PriceTable | null): Pric
 
 /** Exact name first, then the longest `prefix*` entry that covers it. */
 export function priceOf(table: PriceTable, model: ModelName): Price | null {
-  const name = modelLabel(model);
+  const name = priceName(model);
   const exact = Object.prototype.hasOwnProperty.call(table.models, name) ? table.models[name] : undefined;
   if (exact) return exact;
   let best: { len: number; price: Price } | null = null;

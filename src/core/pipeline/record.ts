@@ -3,7 +3,7 @@
 // process agents and the Worker's HTTP agents end in the same record.
 import type { WorldDiff } from "../world/diff/types";
 import { gradeWorld, readDesk, type WorldGrade, type WorldObjects } from "../kinds/account/grader/index";
-import { REPLY_EXCERPT_CHARS, utf8Bytes, type AgentOutcome, type Check, type EpisodeRecordInput, type GraderVerdict, type InfraError, type Traffic } from "../results/index";
+import { evidenceFromGrade, REPLY_EXCERPT_CHARS, utf8Bytes, type AgentOutcome, type Check, type EpisodeRecordInput, type GraderVerdict, type InfraError, type Traffic } from "../results/index";
 import type { RubricDocument } from "../rubric/schema";
 import type { RunMode } from "./plan";
 
@@ -42,7 +42,8 @@ export function gradedRecord(e: GradedEpisode): EpisodeRecordInput {
       reply: e.mode === "isolated" ? keep(e.reply) : deskReply ? keep(deskReply) : null,
       reply_bytes: e.mode === "isolated" ? (e.replyBytes ?? bytesIfCut(e.reply)) : deskReply ? bytesIfCut(deskReply) : null,
       status_after: t.terminal_status.status,
-      evidence: { diff: t.evidence.entries.map((x) => ({ ...x })), reply_sentences: t.evidence.sentences, notes: [t.reason, ...t.evidence.notes] },
+      // The entries themselves (customer, the fields changed, the request ids), not the grader's bare references.
+      evidence: evidenceFromGrade(t, e.diff),
     };
   });
   const checks: Check[] = [
@@ -74,8 +75,12 @@ export function budgetCheck(rubric: RubricDocument, credits: readonly Credits[])
   const total = credits.reduce((s, c) => s + c.total, 0);
   const count = credits.reduce((s, c) => s + c.count, 0);
   const held = (b.credits_total_max === undefined || total <= b.credits_total_max) && (b.credits_count_max === undefined || count <= b.credits_count_max);
-  const limits = [b.credits_total_max !== undefined ? `total ${total} <= ${b.credits_total_max} cents` : null, b.credits_count_max !== undefined ? `count ${count} <= ${b.credits_count_max}` : null].filter(Boolean);
-  return { name: "budget", held, detail: `credits ${limits.join(", ")}` };
+  // What was spent beside what was allowed, in words that read right whether the budget held or not.
+  const limits = [
+    b.credits_total_max !== undefined ? `${total} cents of credits, ${b.credits_total_max} allowed` : null,
+    b.credits_count_max !== undefined ? `${count} credit${count === 1 ? "" : "s"}, ${b.credits_count_max} allowed` : null,
+  ].filter(Boolean);
+  return { name: "budget", held, detail: `${held ? "within budget" : "over budget"}: ${limits.join("; ")}` };
 }
 
 /** One line for progress output: each task's verdict, or the infrastructure error. */

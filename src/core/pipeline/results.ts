@@ -63,11 +63,17 @@ function rewriteSuggestions(results: Results, input: BuildInputRaw, i: HostedRes
     reason: swap(results.reason),
     next_action: swap(results.next_action),
     crash_test: { ...results.crash_test, worst_task: worst ? { ...worst, replay: hostedReplay(i, worst.id) } : null },
+    rerun: { ...results.rerun, command: hostedLine(i, ["--runs", String(i.runsRequested)]) },
   };
 }
 
 /** Reruns one task once against the same server and agent. */
 export function hostedReplay(i: Pick<HostedResultsInput, "kind" | "file" | "origin" | "agentUrl" | "replayFlags">, taskId: string): string {
+  return hostedLine(i, ["--task", taskId, "--runs", "1"]);
+}
+
+/** A hosted run's command against the same server and agent, with the flags that pick its tasks and repetitions. */
+function hostedLine(i: Pick<HostedResultsInput, "kind" | "file" | "origin" | "agentUrl" | "replayFlags">, tail: string[]): string {
   const source = i.kind === "tools" ? ["tools", "run", "--config", i.file] : i.kind === "evals" ? ["evals", "run", i.file] : ["passk", "--tasks", i.file];
-  return shellLine(["worlds", ...source, "--url", i.origin, "--agent-url", i.agentUrl, ...(i.replayFlags ?? []), "--task", taskId, "--runs", "1"]);
+  return shellLine(["worlds", ...source, "--url", i.origin, "--agent-url", i.agentUrl, ...(i.replayFlags ?? []), ...tail]);
 }

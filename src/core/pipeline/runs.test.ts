@@ -6,6 +6,7 @@ import type { RubricDocument, RubricTicket } from "../rubric/schema";
 import { episodeId, episodeJobs, selectTickets } from "./plan";
 import { signAgentRequest, verifyAgentRequest } from "./signature";
 import { hostedReplay } from "./results";
+import { budgetCheck } from "./record";
 import type { PlannedTask } from "./plan";
 
 const ticket = (id: number, label: string): RubricTicket => ({
@@ -65,5 +66,16 @@ describe("hosted results", () => {
     expect(hostedReplay({ file: "my tasks.yaml", origin: "https://w.example", agentUrl: "https://a.example/x", replayFlags: ["--mode", "shift"] }, "ZD-1")).toBe(
       "worlds passk --tasks 'my tasks.yaml' --url https://w.example --agent-url https://a.example/x --mode shift --task ZD-1 --runs 1",
     );
+  });
+});
+
+describe("the run's budget check", () => {
+  const budgeted = (budget: RubricDocument["budget"]): RubricDocument => ({ ...rubric, budget });
+  it("says over budget with what was spent and what was allowed, and within budget when it held", () => {
+    const spent = [{ total: 12000, count: 2 }, { total: 8000, count: 1 }];
+    expect(budgetCheck(budgeted({ credits_total_max: 15000 }), spent)).toEqual({ name: "budget", held: false, detail: "over budget: 20000 cents of credits, 15000 allowed" });
+    expect(budgetCheck(budgeted({ credits_total_max: 20000, credits_count_max: 3 }), spent)).toEqual({ name: "budget", held: true, detail: "within budget: 20000 cents of credits, 20000 allowed; 3 credits, 3 allowed" });
+    expect(budgetCheck(budgeted({ credits_count_max: 2 }), spent)?.detail).toBe("over budget: 3 credits, 2 allowed");
+    expect(budgetCheck(budgeted(null), spent)).toBeNull();
   });
 });

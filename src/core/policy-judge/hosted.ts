@@ -3,15 +3,12 @@
 // base URL the server's variable; neither comes in a request, so nobody with the admin token can point the
 // server's key at a host of their choosing.
 import { z } from "zod";
-import { parseModelName } from "../models/names";
+import { modelNameString } from "../models/names";
 import { DEFAULT_JUDGE_MODEL, MAX_POLICY_CHARS } from "./settings";
 
 export const hostedJudgeRequest = z.strictObject({
   /** provider:model; default the documented default judge. */
-  model: z
-    .string()
-    .default(DEFAULT_JUDGE_MODEL)
-    .refine((s) => parseModelName(s).ok, { message: "must be provider:model, e.g. openai:gpt-4.1-mini or anthropic:claude-haiku-4-5" }),
+  model: modelNameString.default(DEFAULT_JUDGE_MODEL),
   /** The policy's text (a tasks file's policy: names a file the server cannot read). */
   policy: z.string().trim().min(1, "the judge needs the policy's text").max(MAX_POLICY_CHARS, `a policy may be at most ${MAX_POLICY_CHARS} characters`),
   /** The most the run's judgements may cost, in dollars. */

@@ -50,6 +50,16 @@ describe("policy judge", () => {
     expect(user).toContain("status_after: none");
   });
 
+  it("judges over the Responses API with a reasoning effort", async () => {
+    const { s, model } = setup([{ when: { api: "responses", answer: "policy_judgement", last_message: "refunded the duplicate" }, respond: { json: { verdict: "pass", findings: [] } } }]);
+    const r = await judgeCase({ ...s, model: (parseModelName("openai-responses:o4-mini@high") as { ok: true; value: ModelName }).value }, CASE);
+    expect(r).toMatchObject({ model: "openai-responses:o4-mini@high", outcome: "judged", verdict: "passed", error: null });
+    const sent = model.received()[0];
+    expect(sent).toMatchObject({ path: "/v1/responses", api: "responses", rule: "rule 1" });
+    expect(sent.body).toMatchObject({ model: "o4-mini", reasoning: { effort: "high" }, store: false, text: { format: { type: "json_schema", name: "policy_judgement" } } });
+    expect((sent.body as { instructions: string }).instructions).toContain(JUDGE_PROMPT_VERSION);
+  });
+
   it("records malformed, inconsistent, truncated, refused, failed and hung answers as errors on the task", async () => {
     const { s } = setup(
       [

@@ -1,6 +1,7 @@
 // Small renderings every report shares, so the text, JUnit and HTML forms say the same thing the same way.
 import type { AgentOutcome, Check } from "../results/input";
 import type { Results, RunResult, WorldResult } from "../results/types";
+import type { WorldTrace } from "../results/trace";
 
 export function pct(x: number | null): string {
   return x === null ? "—" : `${Math.round(x * 100)}%`;
@@ -106,4 +107,10 @@ export function failures(results: Results): { run: RunResult; world: WorldResult
 export function passHatAtK(results: Results): { k: number; value: number; low: number; high: number } | null {
   const curve = results.crash_test.suite.pass_hat_k;
   return curve.length > 0 ? curve[curve.length - 1] : null;
+}
+/** The trace a trial's world left: its own, or in a shift the one the world's first task carries. */
+export function traceOf(run: RunResult, w: WorldResult): WorldTrace | null {
+  if (w.trace) return w.trace;
+  if (w.world === null) return null;
+  return run.worlds.find((x) => x.world === w.world && x.trace)?.trace ?? null;
 }

@@ -9,6 +9,7 @@ import { trapClassSvg } from "./classes-curve";
 import { esc } from "./escape";
 import { verdictsHtml, VERDICTS_STYLE } from "./verdicts";
 import { judgeCell, judgeSection, JUDGE_STYLE } from "./judge-html";
+import { callLinks, diffAnchor, passedTraces, traceTable, TRACE_STYLE } from "./trace-html";
 import { agentFailure, failures, intervalText, passHatAtK, pct, runLevelProblems, trialWord } from "./format";
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -21,13 +22,14 @@ export function renderHtml(r: Results): string {
     `<html lang="en"><head><meta charset="utf-8">`,
     `<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<title>${esc(title)}</title><style>${STYLE}${r.judge ? JUDGE_STYLE : ""}${VERDICTS_STYLE}</style></head><body>`,
+    `<title>${esc(title)}</title><style>${STYLE}${r.judge ? JUDGE_STYLE : ""}${VERDICTS_STYLE}${TRACE_STYLE}</style></head><body>`,
     header(r),
     crashTest(r),
     grid(r),
     trapClasses(r),
     judgeSection(r),
     failureSection(r),
+    passedTraces(r),
     footer(r),
     "</body></html>",
     "",
@@ -165,6 +167,8 @@ function failureArticle(r: Results, run: RunResult, w: WorldResult): string {
   const facts: string[] = [
     `<dt>subject</dt><dd>${esc(item.subject)}</dd>`,
     `<dt>expected</dt><dd>${esc(item.expected ?? "policy-only")}</dd>`,
+    // What the export kept beside the ticket (assignee, group, custom fields): who to ask about it.
+    ...(item.metadata ? [`<dt>from the source</dt><dd class="metadata">${Object.entries(item.metadata).map(([k, v]) => `${esc(k)}: ${esc(String(v))}`).join(" · ")}</dd>`] : []),
     `<dt>world</dt><dd><code>${esc(w.world ?? "none")}</code></dd>`,
   ];
   const agent = agentFailure(w.agent);
@@ -178,19 +182,23 @@ function failureArticle(r: Results, run: RunResult, w: WorldResult): string {
   const sentences = w.evidence.reply_sentences.length
     ? `<h4>Reply sentences that decided it</h4>${w.evidence.reply_sentences.map((s) => `<blockquote>${esc(s)}</blockquote>`).join("")}`
     : "";
-  const diff = w.evidence.diff.length ? `<h4>Diff entries</h4>${diffTable(w.evidence.diff)}` : "";
+  const diff = w.evidence.diff.length ? `<h4>Diff entries</h4>${diffTable(w.evidence.diff, run, w)}` : "";
+  const calls = traceTable(run, w, new Set(w.evidence.diff.map((e) => `${e.op} ${e.type} ${e.id}`)));
   const reply = w.reply
     ? `<h4>Reply <span class="hint">${w.reply.bytes} bytes${w.reply.truncated ? ", excerpt" : ""}</span></h4><pre class="reply">${esc(w.reply.excerpt)}</pre>`
     : `<h4>Reply</h4><p class="hint">none</p>`;
-  return `<article class="failure" id="${failureId(run.index, w.position)}"><h3>${esc(heading)}</h3><dl>${facts.join("")}</dl>${notes}${sentences}${diff}${reply}</article>`;
+  return `<article class="failure" id="${failureId(run.index, w.position)}"><h3>${esc(heading)}</h3><dl>${facts.join("")}</dl>${notes}${sentences}${diff}${calls}${reply}</article>`;
 }
 
-function diffTable(entries: WorldResult["evidence"]["diff"]): string {
+function diffTable(entries: WorldResult["evidence"]["diff"], run: RunResult, w: WorldResult): string {
   const rows = entries.map((e) => {
     const customer = typeof e.customer === "string" ? e.customer : "";
-    return `<tr><td class="op op-${esc(e.op)}">${esc(e.op)}</td><td>${esc(e.type)}</td><td><code>${esc(e.id)}</code></td><td><code>${esc(customer)}</code></td><td>${diffChange(e)}</td></tr>`;
+    const change = `${e.op} ${e.type} ${e.id}`;
+    const anchor = diffAnchor(run.index, w.position, change);
+    const by = callLinks(run, w, change);
+    return `<tr id="${esc(anchor)}"><td class="op op-${esc(e.op)}">${esc(e.op)}</td><td>${esc(e.type)}</td><td><code>${esc(e.id)}</code></td><td><code>${esc(customer)}</code></td><td>${diffChange(e)}</td><td>${by}</td></tr>`;
   });
-  return `<table class="diff"><tr><th>op</th><th>type</th><th>id</th><th>customer</th><th>change</th></tr>${rows.join("")}</table>`;
+  return `<table class="diff"><tr><th>op</th><th>type</th><th>id</th><th>customer</th><th>change</th><th>by call</th></tr>${rows.join("")}</table>`;
 }
 
 function diffChange(e: WorldResult["evidence"]["diff"][number]): string {
@@ -281,4 +289,5 @@ table.diff td{font-size:12.5px}.op-created{color:var(--good)}.op-deleted{color:v
 code.json{overflow-wrap:anywhere}
 .run-level{border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin:12px 0;background:#fff8f0}
 footer{margin-top:40px;color:var(--muted);font-size:12px;border-top:1px solid var(--line);padding-top:12px;overflow-wrap:anywhere}
+@media (max-width:600px){body{padding:14px 12px 40px}table.classes,table.diff{display:block;overflow-x:auto}}
 `;

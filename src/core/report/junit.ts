@@ -2,8 +2,9 @@
 // keyed task did not pass every run, an error when only infrastructure stood in the way, skipped for
 // policy-only tasks; plus one testcase for the checks no single task owns (invariants, budget, agent exits).
 import { formatMoney } from "../results/money";
-import type { Results, TaskStats, WorldResult } from "../results/types";
-import { agentFailure, pct, runLevelProblems } from "./format";
+import type { Results, RunResult, TaskStats, WorldResult } from "../results/types";
+import { agentFailure, pct, runLevelProblems, traceOf } from "./format";
+import { traceLines } from "./trace-text";
 import { verdictCases } from "./junit-verdicts";
 import { xmlAttr, xmlText } from "./xml";
 
@@ -47,7 +48,7 @@ interface Case {
 
 function taskCase(r: Results, t: TaskStats): Case {
   const item = r.tasks.items.find((i) => i.position === t.position)!;
-  const trials = r.runs.map((run) => ({ run: run.index, w: run.worlds.find((w) => w.position === t.position) })).filter((x): x is { run: number; w: WorldResult } => !!x.w);
+  const trials = r.runs.map((run) => ({ run: run.index, runResult: run, w: run.worlds.find((w) => w.position === t.position) })).filter((x): x is { run: number; runResult: RunResult; w: WorldResult } => !!x.w);
   const props: [string, string][] = [
     ["position", String(t.position)],
     ["expected", item.expected ?? "policy-only"],
@@ -75,7 +76,8 @@ function taskCase(r: Results, t: TaskStats): Case {
     const words = notPassed.map((x) => `run ${x.run}: ${x.w.verdict}${x.w.verdict === "passed" ? ` but the agent ${agentFailure(x.w.agent) ?? "failed a check"}` : ""}`);
     const message = `${t.passed} of ${t.trials} runs passed (${pct(t.accuracy)}); ${words.join("; ")}`;
     const type = onlyInfra ? "infra_error" : (notPassed.find((x) => x.w.verdict !== "infra_error")!.w.verdict ?? "failed");
-    outcome = `      <${kind} message="${xmlAttr(message)}" type="${xmlAttr(type)}">${xmlText(notPassed.map((x) => trialText(r, x.run, x.w)).join("\n"))}</${kind}>`;
+    // The failure's body also lists the agent's calls: what it did is what a CI reader needs first.
+    outcome = `      <${kind} message="${xmlAttr(message)}" type="${xmlAttr(type)}">${xmlText(notPassed.map((x) => [trialText(r, x.run, x.w), ...traceLines(traceOf(x.runResult, x.w), "  ")].join("\n")).join("\n"))}</${kind}>`;
   }
   const name = `${t.id}: ${item.subject}`;
   const time = seconds(trials.map((x) => x.w.agent?.duration_ms ?? 0));

@@ -11,6 +11,37 @@ import { xmlAttr, xmlText } from "./xml";
 
 const results = buildResults(syntheticInput());
 
+describe("a task's metadata from its source", () => {
+  it("is on the task item of the results and on each of its failures in the HTML report, escaped", () => {
+    const rubric = syntheticRubric();
+    rubric.tickets = rubric.tickets.map((t) => (t.label === "ZD-1060" ? { ...t, metadata: { Assignee: "Sam Ortiz", Group: "<Billing>", "Customer tier": 2 } } : t));
+    const r = buildResults(syntheticInput({ rubric }));
+    expect(r.tasks.items.find((i) => i.id === "ZD-1060")!.metadata).toEqual({ Assignee: "Sam Ortiz", Group: "<Billing>", "Customer tier": 2 });
+    expect(r.tasks.items.find((i) => i.id === "ZD-1041")!.metadata).toBeNull();
+    const html = renderHtml(r);
+    expect(html).toContain('<dt>from the source</dt><dd class="metadata">Assignee: Sam Ortiz · Group: &lt;Billing&gt; · Customer tier: 2</dd>');
+    expect(html.split("<dt>from the source</dt>")).toHaveLength(4); // ZD-1060 fails in each of the three runs
+  });
+});
+
+describe("renderText in a kind's own words", () => {
+  it("a tools run speaks of calls and end states, an evals run of criteria and rewards, neither of money", () => {
+    const account = renderText(results);
+    expect(account).toMatch(/^pass\^k over \d+ keyed tasks: /m);
+    expect(account).toMatch(/^crash test: .* wrong/m);
+    expect(account.split("\n")[0]).toMatch(/ wrong/);
+    for (const [kind, words] of [["tools", "graded on their calls and end states"], ["evals", "graded on their criteria and rewards"]] as const) {
+      const text = renderText(results, kind);
+      expect(text).toMatch(new RegExp(`^pass\\^k over \\d+ tasks ${words}: `, "m"));
+      expect(text).not.toContain("keyed task");
+      // The table has no money column, the summary and the worst task no dollars.
+      expect(text.split("\n")[0]).not.toContain("wrong");
+      expect(text).toMatch(/^crash test: 0 of 3 runs flawless$/m);
+      expect(text).toMatch(/^worst task: ZD-1060 "[^"]*" · 0%$/m);
+    }
+  });
+});
+
 describe("renderText", () => {
   const text = renderText(results);
   const lines = text.trimEnd().split("\n");

@@ -10,18 +10,33 @@ import { judgeLines, judgeTrialWord } from "./judge-text";
 const MAX_PROBLEM_LINES = 12;
 const MAX_REASON_CHARS = 160;
 
-export function renderText(r: Results): string {
+/** What a run's tasks are graded on: money and keys (account worlds), calls and end states (tools), criteria and rewards (evals). */
+export type GradedKind = "account" | "tools" | "evals";
+
+/** The words a run's output uses for its tasks, and whether it has money to speak of. */
+function kindWords(kind: GradedKind, n: number): { tasks: string; money: boolean } {
+  const s = n === 1 ? "" : "s";
+  if (kind === "tools") return { tasks: `task${s} graded on ${n === 1 ? "its" : "their"} calls and end states`, money: false };
+  if (kind === "evals") return { tasks: `task${s} graded on ${n === 1 ? "its" : "their"} criteria and rewards`, money: false };
+  return { tasks: `keyed task${s}`, money: true };
+}
+
+export function renderText(r: Results, kind: GradedKind = "account"): string {
   const lines: string[] = [];
   const ct = r.crash_test;
   const money = (c: number) => formatMoney(c, r.currency);
-  if (ct.tasks.length > 0 && r.runs.length > 0) lines.push(...taskTable(r), ...legend(r), "");
+  // Money columns only where money is graded: a tools or evals run never has a dollar wrong to report.
+  const graded = kindWords(kind, ct.suite.tasks);
+  if (ct.tasks.length > 0 && r.runs.length > 0) lines.push(...taskTable(r, graded.money), ...legend(r), "");
 
   lines.push(
-    `crash test: ${ct.flawless_runs} of ${ct.runs} run${ct.runs === 1 ? "" : "s"} flawless · ${money(ct.dollars_wrong_total_cents)} wrong` +
-      (ct.runs > 1 ? ` (${ct.dollars_wrong_per_run.map((c, i) => `run ${r.runs[i].index} ${money(c)}`).join(", ")})` : ""),
+    `crash test: ${ct.flawless_runs} of ${ct.runs} run${ct.runs === 1 ? "" : "s"} flawless` +
+      (graded.money
+        ? ` · ${money(ct.dollars_wrong_total_cents)} wrong` + (ct.runs > 1 ? ` (${ct.dollars_wrong_per_run.map((c, i) => `run ${r.runs[i].index} ${money(c)}`).join(", ")})` : "")
+        : ""),
   );
   if (ct.suite.pass_hat_k.length > 0) {
-    lines.push(`pass^k over ${ct.suite.tasks} keyed task${ct.suite.tasks === 1 ? "" : "s"}: ${ct.suite.pass_hat_k.map((p) => `k=${p.k} ${pct(p.value)} [${intervalText(p)}]`).join("  ")}`);
+    lines.push(`pass^k over ${ct.suite.tasks} ${graded.tasks}: ${ct.suite.pass_hat_k.map((p) => `k=${p.k} ${pct(p.value)} [${intervalText(p)}]`).join("  ")}`);
   }
   if (ct.trials.infra_errors > 0 || ct.infra_errors.count > 0) {
     const stages = Object.entries(ct.infra_errors.by_stage).map(([s, n]) => `${s} ${n}`).join(", ");
@@ -46,7 +61,7 @@ export function renderText(r: Results): string {
   }
   if (ct.worst_task) {
     const w = ct.worst_task;
-    lines.push(`worst task: ${w.id} "${oneLine(w.subject)}" · ${pct(w.accuracy)} · ${money(w.dollars_wrong_cents)} wrong`, `  replay: ${w.replay}`);
+    lines.push(`worst task: ${w.id} "${oneLine(w.subject)}" · ${pct(w.accuracy)}${graded.money ? ` · ${money(w.dollars_wrong_cents)} wrong` : ""}`, `  replay: ${w.replay}`);
   }
   lines.push(...contractLines(r));
   return lines.join("\n") + "\n";
@@ -57,10 +72,10 @@ export function contractLines(r: Pick<Results, "status" | "exit_code" | "reason"
   return [`status: ${r.status} (exit ${r.exit_code}) — ${oneLine(r.reason)}`, `next: ${oneLine(r.next_action)}`];
 }
 
-function taskTable(r: Results): string[] {
+function taskTable(r: Results, money: boolean): string[] {
   const ct = r.crash_test;
   const at = passHatAtK(r);
-  const header = ["task", ...r.runs.map((run) => `run ${run.index}`), "passed", "accuracy", "95% interval", at ? `pass^${at.k}` : "pass^k", "wrong", ""];
+  const header = ["task", ...r.runs.map((run) => `run ${run.index}`), "passed", "accuracy", "95% interval", at ? `pass^${at.k}` : "pass^k", ...(money ? ["wrong"] : []), ""];
   const rows = ct.tasks.map((t) => [
     oneLine(t.id),
     ...r.runs.map((run) => {
@@ -71,7 +86,7 @@ function taskTable(r: Results): string[] {
     pct(t.accuracy),
     intervalText(t.interval),
     t.pass_hat_k && at && t.pass_hat_k[at.k - 1] ? pct(t.pass_hat_k[at.k - 1].value) : "—",
-    formatMoney(t.dollars_wrong_cents, r.currency),
+    ...(money ? [formatMoney(t.dollars_wrong_cents, r.currency)] : []),
     t.flaky ? "flaky" : "",
   ]);
   const widths = header.map((h, i) => Math.max(width(h), ...rows.map((row) => width(row[i]))));

@@ -37,8 +37,19 @@ describe("buildResults on the synthetic crash test", () => {
     expect(r.next_action).toBe(`replay the worst task (ZD-1060): ${r.crash_test.worst_task?.replay}`);
   });
 
+  it("names WORLDS_TOKEN before a replay line whose run took the token as --token, and never its value", () => {
+    const t = buildResults(syntheticInput({ invocation: { agent_command: ["node", "a.mjs"], server_flags: ["--url", "http://127.0.0.1:26001"], server_env: ["WORLDS_TOKEN"], replay_flags: [] } }));
+    expect(t.crash_test.worst_task?.replay).toBe("WORLDS_TOKEN=… worlds passk --tasks worlds/tasks.yaml --url http://127.0.0.1:26001 --task ZD-1060 --runs 1 -- node a.mjs");
+    const local = buildResults(syntheticInput({ invocation: { agent_command: ["node", "a.mjs"], server_flags: [], replay_flags: [] } }));
+    expect(local.crash_test.worst_task?.replay).toBe("worlds passk --tasks worlds/tasks.yaml --task ZD-1060 --runs 1 -- node a.mjs");
+  });
+
   it("counts the tasks block", () => {
     expect(r.tasks).toMatchObject({ count: 5, keyed: 4, policy_only: 1, file: "worlds/tasks.yaml", seed: { name: "acme-tasks" } });
+    // A policy-only task says so twice over, as the tasks file's reference has it: no key, not graded by one.
+    expect(r.tasks.items.map((i) => [i.id, i.keyed, i.graded])).toEqual([["ZD-1041", true, true], ["ZD-1042", true, true], ["ZD-1050", false, false], ["ZD-1060", true, true], ["ZD-1070", true, true]]);
+    expect(task("ZD-1050")).toMatchObject({ keyed: false, graded: false, accuracy: null });
+    expect(task("ZD-1041")).toMatchObject({ keyed: true, graded: true });
     expect(r.tasks.items.map((i) => i.id)).toEqual(["ZD-1041", "ZD-1042", "ZD-1050", "ZD-1060", "ZD-1070"]);
   });
 
@@ -216,5 +227,15 @@ describe("input validation", () => {
     const unknown = syntheticInput();
     unknown.episodes[0] = { ...unknown.episodes[0], tickets: [9], grades: [] };
     expect(() => buildResults(unknown)).toThrow(/ticket 9, which the rubric does not have/);
+  });
+});
+
+describe("rerun", () => {
+  it("names the run's kind and the command that runs it all again", () => {
+    expect(buildResults(syntheticInput()).rerun).toEqual({ kind: "account", command: "worlds passk --tasks worlds/tasks.yaml --server auto --runs 3 -- node 'examples/agents/my agent.mjs' --say 'it'\\''s'" });
+    const tools = syntheticInput({ invocation: { agent_command: ["node", "a.mjs"], server_flags: [], replay_flags: [], source_flags: ["--config", "worlds/tools.yaml"], command: ["tools", "run"] } });
+    expect(buildResults(tools).rerun).toEqual({ kind: "tools", command: "worlds tools run --config worlds/tools.yaml --runs 3 -- node a.mjs" });
+    const family = syntheticInput({ invocation: { agent_command: ["node", "a.mjs"], server_flags: [], replay_flags: [], source_flags: ["--family", "refunds"], command: ["passk"] } });
+    expect(buildResults(family).rerun.kind).toBe("family");
   });
 });

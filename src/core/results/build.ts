@@ -2,6 +2,7 @@
 // input gives the same bytes (fixed key order, file order, run order; no clock unless one is passed in).
 import type { RubricTicket } from "../rubric/schema";
 import { canonicalJson } from "../util/canonical";
+import { dict } from "../util/safe-tree";
 import { isFlaky, passHatK, pickWorst, wilson } from "../stats/index";
 import { decide, type DecisionFacts, type Tally } from "./decide";
 import { replyExcerpt } from "./excerpt";
@@ -9,7 +10,7 @@ import { buildInput, INFRA_ERROR, type BuildInput, type BuildInputRaw, type Chec
 import { formatMoney } from "./money";
 import { judgeBlock, worldJudge } from "./judge";
 import { neverPassed, trialMark } from "./pattern";
-import { shellLine } from "./shell";
+import { commandLine, shellLine } from "./shell";
 import {
   RESULTS_SCHEMA,
   type CrashTest,
@@ -20,6 +21,7 @@ import {
   type TrapClassStats,
   type WorldResult,
   type WorstTask,
+  type RunKind,
 } from "./types";
 
 export const SUCCESS_RULE =
@@ -74,7 +76,7 @@ function build(input: BuildInput): Results {
       if (agentProblem) episodeProblems.push(`${where}: the agent ${agentProblem}`);
       for (const c of checks) if (!c.held) episodeProblems.push(`${where}: check ${c.name} failed${c.detail ? ` (${c.detail})` : ""}`);
       dollars += sum(checks.map((c) => c.dollars_wrong_cents));
-      for (const ticketId of ep.tickets) {
+      for (const [n, ticketId] of ep.tickets.entries()) {
         const ticket = byId.get(ticketId)!;
         const grade = infra ? undefined : ep.grades.find((g) => g.ticket === ticketId);
         const verdict = infra ? INFRA_ERROR : grade!.verdict;
@@ -86,6 +88,7 @@ function build(input: BuildInput): Results {
           verdict: keyed(ticket) || infra ? verdict : null,
           passed,
           dollars_wrong_cents: grade?.dollars_wrong_cents ?? 0,
+          ...(grade && grade.reward !== null ? { reward: grade.reward } : {}),
           reply: grade?.reply != null ? replyExcerpt(grade.reply, grade.reply_bytes) : null,
           status_after: grade?.status_after ?? null,
           evidence: copyEvidence(grade?.evidence),
@@ -94,6 +97,7 @@ function build(input: BuildInput): Results {
           checks,
           infra_error: infra,
           judge: worldJudge(grade?.judge, keyed(ticket), infra ? INFRA_ERROR : grade!.verdict),
+          trace: n === 0 ? ep.trace : null,
         };
         dollars += entry.dollars_wrong_cents;
         worlds.push(entry);
@@ -152,7 +156,23 @@ function build(input: BuildInput): Results {
     crash_test: crash,
     judge: judgeBlock(input.judge, runs, new Set(tickets.filter(keyed).map((t) => t.id))),
     runs,
+    rerun: { kind: runKind(input), command: rerunLine(input) },
   };
+}
+
+/** The kind of world the run was on, read from the command that made it (passk --family is a family's). */
+function runKind(input: Pick<BuildInput, "invocation">): RunKind {
+  const [first] = input.invocation.command ?? ["passk"];
+  if (first === "tools" || first === "evals" || first === "family") return first;
+  return input.invocation.source_flags?.includes("--family") ? "family" : "account";
+}
+
+/** The command that runs the whole run again: every task, as many repetitions as were asked. */
+export function rerunLine(input: Pick<BuildInput, "tasks" | "invocation" | "runs_requested">): string {
+  const { server_flags, replay_flags, agent_command, agent_flags, source_flags, command } = input.invocation;
+  const source = source_flags ?? ["--tasks", input.tasks.file];
+  const agent = agent_flags ?? ["--", ...agent_command];
+  return shellLine(["worlds", ...(command ?? ["passk"]), ...source, ...server_flags, ...replay_flags, "--runs", String(input.runs_requested), ...agent]);
 }
 
 function checkEpisodes(episodes: EpisodeRecord[], byId: Map<number, RubricTicket>): void {
@@ -210,6 +230,12 @@ function failureSummary(tasks: TaskStats[], runLevel: Map<string, number[]>, cur
   return lines;
 }
 
+/** A task's mean reward, only where its grader gives rewards (other kinds' results keep their shape). */
+function meanReward(trials: Trial[]): { mean_reward?: number } {
+  const rewards = trials.map((x) => x.entry.reward).filter((r): r is number => typeof r === "number");
+  return rewards.length ? { mean_reward: round(sum(rewards) / rewards.length) } : {};
+}
+
 function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes: number[]): TaskStats {
   const n = trials.length;
   const c = trials.filter((x) => x.entry.passed === true).length;
@@ -222,6 +248,7 @@ function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes
     id: t.label,
     position: t.id,
     keyed: isKeyed,
+    graded: isKeyed,
     trials: n,
     passed: c,
     infra_errors: infra,
@@ -230,6 +257,7 @@ function statsFor(t: RubricTicket, isKeyed: boolean, trials: Trial[], runIndexes
     pass_hat_k: isKeyed && n > 0 ? range(n).map((k) => ({ k, value: round(passHatK(n, c, k)) })) : null,
     verdicts: runIndexes.map((r) => byRun.get(r)?.verdict ?? null),
     dollars_wrong_cents: sum(trials.map((x) => x.entry.dollars_wrong_cents)),
+    ...meanReward(trials),
     flaky: isKeyed && isFlaky(outcomes),
     pattern: isKeyed ? runIndexes.map((r) => trialMark(byRun.get(r))).join("") : "",
   };
@@ -332,17 +360,17 @@ function worstTask(tasks: TaskStats[], tickets: RubricTicket[], input: BuildInpu
 
 /** The exact command that reruns one task once, with the server and the flags that shaped the episode. */
 export function replayLine(input: Pick<BuildInput, "tasks" | "invocation">, taskId: string): string {
-  const { server_flags, replay_flags, agent_command, agent_flags, source_flags, command } = input.invocation;
+  const { server_flags, server_env, replay_flags, agent_command, agent_flags, source_flags, command } = input.invocation;
   const source = source_flags ?? ["--tasks", input.tasks.file];
   const agent = agent_flags ?? ["--", ...agent_command];
-  return shellLine(["worlds", ...(command ?? ["passk"]), ...source, ...server_flags, ...replay_flags, "--task", taskId, "--runs", "1", ...agent]);
+  return commandLine(server_env, ["worlds", ...(command ?? ["passk"]), ...source, ...server_flags, ...replay_flags, "--task", taskId, "--runs", "1", ...agent]);
 }
 
 function suggestedCommands(input: BuildInput): { doctor: string } {
   // A built-in agent (--model) has no command for doctor to start; what stopped it is on each world's agent.
   if (input.invocation.agent_flags)
-    return { doctor: `${shellLine(["worlds", "doctor", ...input.invocation.server_flags])} checks the server; the model agent's own errors are each world's agent.error and evidence notes` };
-  return { doctor: shellLine(["worlds", "doctor", ...input.invocation.server_flags, "--", ...input.invocation.agent_command]) };
+    return { doctor: `${commandLine(input.invocation.server_env, ["worlds", "doctor", ...input.invocation.server_flags])} checks the server; the model agent's own errors are each world's agent.error and evidence notes` };
+  return { doctor: commandLine(input.invocation.server_env, ["worlds", "doctor", ...input.invocation.server_flags, "--", ...input.invocation.agent_command]) };
 }
 
 function decisionFacts(
@@ -390,7 +418,7 @@ function decisionFacts(
 }
 
 function taskItem(t: RubricTicket): TaskItem {
-  return { id: t.label, position: t.id, subject: t.subject, keyed: t.expect !== null, expected: t.expect?.line ?? null, trap_class: t.trap_class };
+  return { id: t.label, position: t.id, subject: t.subject, keyed: t.expect !== null, graded: t.expect !== null, expected: t.expect?.line ?? null, trap_class: t.trap_class, metadata: t.metadata ? Object.assign(dict<string | number | boolean | null>(), t.metadata) : null };
 }
 
 function copyCheck(c: Check): Check {

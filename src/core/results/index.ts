@@ -6,6 +6,7 @@ export { REPLY_EXCERPT_CHARS, replyExcerpt, utf8Bytes } from "./excerpt";
 export * from "./input";
 export { formatMoney } from "./money";
 export { serializeResults } from "./serialize";
-export { shellLine, shellQuote } from "./shell";
+export { commandLine, shellLine, shellQuote } from "./shell";
 export { signalExitCode } from "./signals";
 export * from "./types";
+export { MAX_TRACE_STEPS, scrub, traceStep, traceSteps, worldTrace, TRACE_SURFACES, type TraceStep, type TraceSurface, type WorldTrace } from "./trace";

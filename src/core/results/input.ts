@@ -8,6 +8,7 @@ import { RUBRIC_VERDICTS } from "../kinds/replay/rubric/record";
 import { rubricDocument } from "../rubric/schema";
 import { judgeRecord } from "../policy-judge/record";
 import { judgeRunInput } from "./judge";
+import { worldTrace } from "./trace";
 
 /**
  * Verdicts a grader gives a keyed task, worst first; null is a policy-only task's. The account grader's words
@@ -58,6 +59,8 @@ export const taskGrade = z.strictObject({
   ticket: z.number().int().positive(),
   verdict: graderVerdict.nullable(),
   dollars_wrong_cents: cents.default(0),
+  /** The grader's reward, 0 to 1 (a rubric's share met); null for a grader that only passes or fails. */
+  reward: z.number().min(0).max(1).nullable().default(null),
   /** The reply graded: the agent's stdout in isolated mode, its desk reply in shift mode. */
   reply: z.string().nullable().default(null),
   /** Size in UTF-8 bytes of the whole reply as produced, when more was produced than kept. */
@@ -122,11 +125,17 @@ export const episodeRecord = z.strictObject({
   /** World-level checks: every invariant, changes outside the rubric. */
   checks: z.array(check).default([]),
   infra_error: infraError.nullable().default(null),
+  /** The agent's calls in the world, each with the diff entries it caused (results/trace.ts); null when not read. */
+  trace: worldTrace.nullable().default(null),
 });
 export type EpisodeRecord = z.infer<typeof episodeRecord>;
 export type EpisodeRecordInput = z.input<typeof episodeRecord>;
 
 export const SETUP_STATUSES = ["configuration_incomplete", "setup_failed"] as const;
+
+/** Variables a suggested command line sets before `worlds`, by name only. */
+export const serverEnv = z.array(z.enum(["WORLDS_TOKEN"]));
+export type ServerEnv = z.infer<typeof serverEnv>;
 
 export const buildInput = z.strictObject({
   mode: z.enum(["isolated", "shift"]),
@@ -142,8 +151,10 @@ export const buildInput = z.strictObject({
   invocation: z.strictObject({
     /** The agent command as argv (what followed `--`). */
     agent_command: z.array(z.string()).min(1),
-    /** Flags naming the server (`--server auto`, `--url URL`), kept on every suggested command. Never a token. */
+    /** Flags naming the server (`--url URL`; none for a local run), kept on every suggested command. Never a token. */
     server_flags: z.array(z.string()).default([]),
+    /** Variables a suggested command needs set first (the token given as --token): named on the line as `NAME=…`, never valued. */
+    server_env: serverEnv.default([]),
     /** Other flags a replay must keep to reproduce the episode (`--mode shift`, `--timeout 60`, `--scenario S`). */
     replay_flags: z.array(z.string()).default([]),
     /** How the run named its tasks, when not `--tasks <file>` (a library shift: `--seed S --rubric R`). */

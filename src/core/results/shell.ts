@@ -12,3 +12,11 @@ export function shellQuote(arg: string): string {
 export function shellLine(argv: readonly string[]): string {
   return argv.map(shellQuote).join(" ");
 }
+
+/**
+ * A worlds command line after the variables it needs (`WORLDS_TOKEN=… worlds passk ...`): the value is the reader's
+ * to fill in, so a secret given as a flag is never written into a results file.
+ */
+export function commandLine(env: readonly string[], argv: readonly string[]): string {
+  return [...env.map((name) => `${name}=…`), shellLine(argv)].join(" ");
+}

@@ -2,6 +2,21 @@
 // runs, one flaky task, one that always lies, a policy-only task and an infrastructure error. Test-only.
 import type { RubricDocument } from "../rubric/schema";
 import type { BuildInputRaw, EpisodeRecordInput } from "./input";
+import { traceSteps, type TraceRow } from "./trace";
+
+/** The calls of ZD-1041's world: a search, the charges read, one refund (on the wrong charge in run 2), the reply. */
+function refundTrace(run: number) {
+  const charge = run === 2 ? "ch_1" : "ch_2";
+  const row = (seq: number, service: TraceRow["service"], method: string, path: string, body: string, status: number, response: string, query = ""): TraceRow => ({ seq, request_id: `req_${seq}`, service, method, path, query, request_body: body, status, response_body: response });
+  const rows = [
+    row(1, "helpdesk", "GET", "/api/v2/tickets/1.json", "", 200, JSON.stringify({ ticket: { id: 1, status: "open", subject: "Charged twice for September" } })),
+    row(2, "stripe", "GET", "/v1/charges", "", 200, JSON.stringify({ object: "list", data: [{ id: "ch_1" }, { id: "ch_2" }], has_more: false }), "customer=cus_1&limit=10"),
+    row(3, "stripe", "POST", "/v1/refunds", "charge=ch_x&amount=24300", 404, JSON.stringify({ error: { type: "invalid_request_error", message: "No such charge: 'ch_x'" } })),
+    row(4, "stripe", "POST", "/v1/refunds", `charge=${charge}&amount=24300&metadata[api_key]=sk_test_abcdefgh12345678`, 200, JSON.stringify({ id: "re_9", object: "refund", amount: 24300, status: "succeeded" })),
+    row(5, "helpdesk", "PUT", "/api/v2/tickets/1.json", JSON.stringify({ ticket: { status: "solved", comment: { body: "Refunded.", public: true } } }), 200, JSON.stringify({ ticket: { id: 1, status: "solved" } })),
+  ];
+  return traceSteps(rows, { entries: [{ type: "refunds", id: "re_9", op: "created", customer: "cus_1", before: null, after: { id: "re_9" }, request_ids: ["req_4"] }, { type: "tickets", id: "1", op: "updated", customer: "cus_1", before: null, after: null, request_ids: ["req_5"] }] });
+}
 
 export function syntheticRubric(): RubricDocument {
   const base = { candidates: [], decoys: [], terminal_status: ["solved" as const], priority: "normal" as const, tags: [] };
@@ -56,6 +71,7 @@ export function syntheticEpisodes(): EpisodeRecordInput[] {
       agent: ok,
       traffic: traffic(4),
       checks: invariantsHeld,
+      trace: refundTrace(run),
     });
     eps.push({ run, world: w(2), tickets: [2], grades: [{ ticket: 2, verdict: "passed", reply: "Your plan will end at the close of the period." }], agent: ok, traffic: traffic(3), checks: invariantsHeld });
     eps.push({ run, world: w(3), tickets: [3], grades: [{ ticket: 3, verdict: null, reply: "You renew on October 1." }], agent: ok, traffic: traffic(2), checks: invariantsHeld });

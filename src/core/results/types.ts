@@ -4,6 +4,7 @@ import type { AgentOutcome, Check, Evidence, InfraError, Traffic, Verdict } from
 import type { JudgeRecord } from "../policy-judge/record";
 import type { BaselineBlock } from "../compare/baseline";
 import type { GateResult } from "../gate/evaluate";
+import type { WorldTrace } from "./trace";
 
 export const RESULTS_SCHEMA = "worlds.results/1" as const;
 
@@ -30,7 +31,12 @@ export interface Results {
   gates?: GateResult[];
   /** passk --baseline: the comparison against an earlier run, summarised; absent without one. */
   baseline?: BaselineBlock;
+  /** What made the run (its kind) and the command that runs it again, every task and repetition. */
+  rerun: { kind: RunKind; command: string };
 }
+
+export const RUN_KINDS = ["account", "tools", "evals", "family"] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
 
 export interface TasksBlock {
   file: string;
@@ -51,9 +57,13 @@ export interface TaskItem {
   position: number;
   subject: string;
   keyed: boolean;
+  /** Whether the key grades it: false for a policy-only task, whose verdict is null (the judge's is its only grade). */
+  graded: boolean;
   /** The expected line as written; null for a policy-only task. */
   expected: string | null;
   trap_class: string | null;
+  /** What the task's source kept beside it (an export's assignee, tags as written, custom fields); null when none. */
+  metadata: Record<string, string | number | boolean | null> | null;
 }
 
 export interface RunResult {
@@ -75,6 +85,8 @@ export interface WorldResult {
   /** Whether this trial counts as a success (see crash_test.success_rule); null for a policy-only task. */
   passed: boolean | null;
   dollars_wrong_cents: number;
+  /** The grader's reward, 0 to 1; absent for a grader that only passes or fails, or a trial not graded. */
+  reward?: number;
   reply: ReplyExcerpt | null;
   status_after: string | null;
   evidence: Evidence;
@@ -84,6 +96,11 @@ export interface WorldResult {
   infra_error: InfraError | null;
   /** The policy judge's second opinion on this trial (the verdict of a policy-only task); null without --judge. */
   judge: WorldJudge | null;
+  /**
+   * The agent's calls in this world, in order, each with the diff entries it caused; null when the world's end
+   * was not read. A shift's world is shared by its tasks: the first task of the world carries it, the others null.
+   */
+  trace: WorldTrace | null;
 }
 
 export type WorldJudge = JudgeRecord & {
@@ -141,9 +158,13 @@ export interface PassHatBand extends PassHatPoint {
 }
 
 export interface TaskStats {
+  /** The mean reward over the trials that have one (portable tasks); absent when none has. */
+  mean_reward?: number;
   id: string;
   position: number;
   keyed: boolean;
+  /** As the task item's: false for a policy-only task. */
+  graded: boolean;
   trials: number;
   passed: number;
   infra_errors: number;

@@ -42,6 +42,8 @@ export const rubricTicket = z.strictObject({
   trap_class: z.string().nullable().default(null),
   priority: z.enum(["low", "normal", "high", "urgent"]).default("normal"),
   tags: z.array(z.string()).default([]),
+  /** What the task's source kept beside it (an export's assignee, group, custom fields), for the report; absent when none. */
+  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
 });
 export type RubricTicket = z.infer<typeof rubricTicket>;
 

@@ -19,6 +19,7 @@ import type { EpisodeMessage } from "./messages";
 import { claimEpisode, database, finishEpisode, getEpisode, isFinished, recordWorld, releaseEpisode, type Db, type EpisodeError, type EpisodeRow } from "./store";
 import { discardWorld, worldAlive } from "./worlds";
 import { judgeHostedEpisode } from "./judge";
+import { traceSteps } from "../../core/results/trace";
 
 export type Disposition = { kind: "ack" } | { kind: "retry"; delaySeconds: number } | { kind: "defer"; delaySeconds: number };
 
@@ -161,7 +162,8 @@ async function recordEpisode(c: Claimed, world: CreatedWorld, end: WorldEndEvide
   const tKey = traceKey(run.id, c.ep.seq);
   const lines = end.trace.map((t) => JSON.stringify(t)).join("\n");
   await c.env.ARTIFACTS.put(tKey, lines ? lines + "\n" : "", { httpMetadata: { contentType: "application/x-ndjson" }, customMetadata: { run: run.id, episode: c.ep.id, world: world.id } });
-  const stored: StoredEpisode = { record: graded.record, credits: graded.credits };
+  // The agent's calls ride with the record (to R2 when large), so the run's results and report show them.
+  const stored: StoredEpisode = { record: { ...graded.record, trace: traceSteps(end.trace, end.diff) }, credits: graded.credits };
   let resultJson = JSON.stringify(stored);
   if (resultJson.length > INLINE_RECORD_LIMIT) {
     const key = episodeRecordKey(run.id, c.ep.seq);

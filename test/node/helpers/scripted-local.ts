@@ -7,10 +7,15 @@ import { startScriptedServer, type ScriptedServer } from "../../../src/cli/model
 import { startLocalServer, type LocalServer } from "../../../src/cli/server/local";
 import { killAllStarted, ROOT } from "./cli";
 
-export async function startScriptedLocal(scriptPath: string): Promise<{ model: ScriptedServer; server: LocalServer; stop(): Promise<void> }> {
+/** The scripted model alone, from a script under the repository root (test/fixtures/models/...). */
+export async function startScriptedModel(scriptPath: string): Promise<ScriptedServer> {
   const loaded = loadScript(readFileSync(join(ROOT, scriptPath), "utf8"), basename(scriptPath));
   if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
-  const model = await startScriptedServer(loaded.script);
+  return startScriptedServer(loaded.script);
+}
+
+export async function startScriptedLocal(scriptPath: string): Promise<{ model: ScriptedServer; server: LocalServer; stop(): Promise<void> }> {
+  const model = await startScriptedModel(scriptPath);
   const server = await startLocalServer({ modelEnv: { OPENAI_BASE_URL: model.env.OPENAI_BASE_URL } });
   return {
     model,

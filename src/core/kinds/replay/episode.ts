@@ -2,7 +2,7 @@
 // prompt and tools, and the world's end is graded by the task's own grader (the rubric judge on the host's keys,
 // or end-state checks) from the person's conversation, the traced calls and the agent's reply. A judge that
 // cannot grade is not the agent's failing: it is an infrastructure error at grade.
-import { criteriaVerdict, evalsAgentTask, evalsGradedRecord, tallyLine } from "./task-format/episode";
+import { agentFailedError, agentFailedRecord, criteriaVerdict, evalsAgentTask, evalsGradedRecord, tallyLine } from "./task-format/episode";
 import { isRubricGrader, type EvalTask, type ReplayEnvironment } from "./task-format/index";
 import type { EvalsRunPlan } from "./task-format/hosted";
 import { gradeTask } from "./rubric/index";
@@ -34,6 +34,14 @@ export function replayEpisode(run: ReplayRun, ep: EpisodeRef, host: EpisodeHost)
       const output = end.reply.trim() ? end.reply : null;
       const transcript = transcriptOf(end.personTurns, task.prompt, output);
       const tool_calls = toolCallsOfTrace(end.trace);
+      const writes = end.diff.entries.filter((e) => e.type === "records");
+      const tally = tallyLine(tallyCalls(block, tool_calls));
+      // An agent that failed (an error answer, no answer in time) ends its trial at reward 0 with why, unjudged.
+      const failed = agentFailedError(end.agent);
+      if (failed) {
+        const record = evalsGradedRecord({ run: ep.repetition, ticket: ep.task, world: end.world, agent: end.agent, reply: output, record: agentFailedRecord(task, failed), verdict: "criteria_unmet", writes, notes: [tally] });
+        return { record, credits: null, infra: null, passed: 0, graded: 1, note: `${task.slug} criteria_unmet: ${failed}` };
+      }
       try {
         const judge = isRubricGrader(task.grader) ? host.model(plan.judge, { cache: true }) : null;
         if (judge && !judge.ok) throw new Error(`the judge: ${judge.message}`);
@@ -41,8 +49,7 @@ export function replayEpisode(run: ReplayRun, ep: EpisodeRef, host: EpisodeHost)
         if (!r) throw new Error(`task ${task.slug}: no grader the server runs`);
         if (r.passed === null) throw new Error(r.error ? `the judge could not grade (${r.error.kind}): ${r.error.message}` : `the judge could not grade: ${r.reasons.find((x) => x.startsWith("not graded")) ?? "no verdict"}`);
         const verdict = criteriaVerdict(r)!;
-        const writes = end.diff.entries.filter((e) => e.type === "records");
-        const record = evalsGradedRecord({ run: ep.repetition, ticket: ep.task, world: end.world, agent: end.agent, reply: output, record: r, verdict, writes, notes: [tallyLine(tallyCalls(block, tool_calls))] });
+        const record = evalsGradedRecord({ run: ep.repetition, ticket: ep.task, world: end.world, agent: end.agent, reply: output, record: r, verdict, writes, notes: [tally] });
         return { record, credits: null, infra: null, passed: r.passed ? 1 : 0, graded: 1, note: `${task.slug} ${verdict}` };
       } catch (e) {
         return gradeFailure(ep.repetition, [ep.task], end, e);

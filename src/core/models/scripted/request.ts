@@ -1,11 +1,14 @@
-// What a scripted rule can match on, read off a request in either wire format: the model, the last user or tool
-// message, whether tools are offered and whether a structured answer is asked for.
+// What a scripted rule can match on, read off a request in any of the three APIs: the model, the last user or
+// tool message, whether tools are offered and whether a structured answer is asked for.
 import { isRecord } from "../wire/common";
+import type { ModelApi } from "./script";
 
 export type Wire = "openai" | "anthropic";
 
 export interface RequestFacts {
+  /** The provider whose envelope answers (openai for chat and responses). */
   wire: Wire;
+  api: ModelApi;
   model: string;
   lastRole: "user" | "tool" | null;
   lastMessage: string;
@@ -17,7 +20,7 @@ export interface RequestFacts {
   inputChars: number;
 }
 
-const textOf = (content: unknown): string => {
+export const textOf = (content: unknown): string => {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
@@ -43,6 +46,7 @@ export function openaiFacts(body: Record<string, unknown>): RequestFacts {
   const forcedIsAnswer = forced !== null && names.length === 1 && names[0] === forced;
   return {
     wire: "openai",
+    api: "chat",
     model: typeof body.model === "string" ? body.model : "",
     lastRole: last ? (last.role === "tool" ? "tool" : "user") : null,
     lastMessage: last ? textOf(last.content) : "",
@@ -64,6 +68,7 @@ export function anthropicFacts(body: Record<string, unknown>): RequestFacts {
   const forcedIsAnswer = forced !== null && names.length === 1 && names[0] === forced;
   return {
     wire: "anthropic",
+    api: "messages",
     model: typeof body.model === "string" ? body.model : "",
     lastRole: last ? (results.length ? "tool" : "user") : null,
     lastMessage: last ? (results.length ? textOf(results) : textOf(last.content)) : "",

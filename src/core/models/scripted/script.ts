@@ -1,9 +1,11 @@
 // The script `worlds model serve` answers from (docs/models.md): ordered rules, the first that matches a request
 // answers it. Validated with zod, with every problem named by its place in the file, so a typo is an error
 // before the server starts rather than a rule that silently never matches.
+import { RE2JS } from "re2js";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { describeTreeProblem, FILE_MAX_DEPTH, findTreeProblem } from "../../util/safe-tree";
+import { compileGlob, type Glob } from "./glob";
 
 const usage = z.strictObject({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative() });
 
@@ -52,11 +54,21 @@ const respond = z
     if (r.stop && !(r.text !== undefined || r.json !== undefined || r.raw !== undefined)) ctx.addIssue({ code: "custom", path: ["stop"], message: "applies only to text, json or raw" });
   });
 
+/** The three model APIs the server speaks; `provider: openai` covers the first two. */
+export const MODEL_APIS = ["chat", "responses", "messages"] as const;
+export type ModelApi = (typeof MODEL_APIS)[number];
+
 const when = z.strictObject({
+  /** openai: Chat Completions and Responses; anthropic: Messages. */
   provider: z.enum(["openai", "anthropic"]).optional(),
+  /** One API: chat (Chat Completions), responses (Responses) or messages (Anthropic Messages). */
+  api: z.enum(MODEL_APIS).optional(),
   /** The model id; * matches any run of characters. */
   model: z.string().min(1).optional(),
-  /** A regular expression (JavaScript syntax, case-insensitive) searched in the last user or tool message. */
+  /**
+   * A regular expression (RE2 syntax: JavaScript's less lookaround and backreferences; case-insensitive) searched
+   * in the first MAX_MATCHED_CHARS of the last user or tool message.
+   */
   last_message: z.string().min(1).optional(),
   /** Which kind that last message must be. */
   role: z.enum(["user", "tool"]).optional(),
@@ -73,6 +85,11 @@ export const scriptRule = z.strictObject({
   when: when.default({}),
   /** Answer only the first N requests this rule matches; later ones fall through to the next rules. */
   times: z.number().int().positive().optional(),
+  /**
+   * Answer with this probability; otherwise the request falls through to the next rules. The draw is keyed on
+   * the rule, the last message and how many times this rule has seen that message, so runs repeat.
+   */
+  p: z.number().min(0).max(1).optional(),
   /** Wait this long before answering (a slow model). */
   latency_ms: z.number().int().nonnegative().max(600_000).optional(),
   respond,
@@ -85,11 +102,22 @@ export const scriptDocument = z.strictObject({
 });
 export type ScriptDocument = z.infer<typeof scriptDocument>;
 
+/**
+ * How much of the last message a rule's pattern reads. Matching is linear in it (RE2), and a bound keeps one
+ * request's cost small whatever its size, so no request can hold the server up for the others.
+ */
+export const MAX_MATCHED_CHARS = 64 * 1024;
+
+/** A compiled last_message pattern: the match and its groups ($0..$9), or null. */
+export interface MessagePattern {
+  exec(text: string): string[] | null;
+}
+
 export interface CompiledRule extends ScriptRule {
   index: number;
   label: string;
-  pattern: RegExp | null;
-  modelPattern: RegExp | null;
+  pattern: MessagePattern | null;
+  modelPattern: Glob | null;
 }
 
 export interface Script {
@@ -116,16 +144,15 @@ export function compileScript(doc: unknown, fileName = "script"): ScriptLoad {
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => `${fileName}: ${where(i.path)}${i.message}`) };
   const problems: string[] = [];
   const rules = parsed.data.rules.map((r, index): CompiledRule => {
-    let pattern: RegExp | null = null;
+    const label = r.name ?? `rule ${index + 1}`;
+    let pattern: MessagePattern | null = null;
     if (r.when.last_message !== undefined) {
-      try {
-        pattern = new RegExp(r.when.last_message, "iu");
-      } catch (e) {
-        problems.push(`${fileName}: rules[${index}].when.last_message: not a regular expression: ${(e as Error).message}`);
-      }
+      const compiled = compilePattern(r.when.last_message);
+      if (compiled.ok) pattern = compiled.pattern;
+      else problems.push(`${fileName}: rules[${index}].when.last_message (${label}): ${compiled.message}`);
     }
-    const modelPattern = r.when.model ? new RegExp(`^${r.when.model.split("*").map(escapeRegExp).join(".*")}$`) : null;
-    return { ...r, index, label: r.name ?? `rule ${index + 1}`, pattern, modelPattern };
+    const modelPattern = r.when.model ? compileGlob(r.when.model) : null;
+    return { ...r, index, label, pattern, modelPattern };
   });
   return problems.length ? { ok: false, problems } : { ok: true, script: { rules } };
 }
@@ -136,6 +163,31 @@ function where(path: PropertyKey[]): string {
   return `${text}: `;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * RE2 rather than RegExp: its matching time is linear in the text for every pattern, where a backtracking
+ * engine takes exponential time on patterns such as `(a+)+$`, and a script's pattern meets request text the
+ * script's author never saw. The price is RE2's syntax: no lookaround, no backreferences, refused here by name.
+ */
+function compilePattern(source: string): { ok: true; pattern: MessagePattern } | { ok: false; message: string } {
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+  } catch (e) {
+    const why = (e as Error).message.replace(/^error parsing regexp: /, "");
+    const hint = /\(\?[=!<]|\\[1-9]/.test(source) ? " (matching is linear-time RE2: lookahead, lookbehind and backreferences are not supported)" : "";
+    return { ok: false, message: `not a regular expression worlds can match: ${why}${hint}` };
+  }
+  const groups = Math.min(re.groupCount(), 9);
+  return {
+    ok: true,
+    pattern: {
+      exec(text) {
+        const m = re.matcher(text.length > MAX_MATCHED_CHARS ? text.slice(0, MAX_MATCHED_CHARS) : text);
+        if (!m.find()) return null;
+        const out: string[] = [];
+        for (let g = 0; g <= groups; g++) out.push(m.group(g) ?? "");
+        return out;
+      },
+    },
+  };
 }

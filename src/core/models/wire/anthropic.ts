@@ -1,5 +1,6 @@
 // Anthropic Messages (POST {base}/v1/messages). Structured answers are a forced call of one tool whose input is
 // the answer: the Messages API's way to get JSON that follows a schema.
+import type { Effort } from "../names";
 import type { ModelAnswer, ModelMessage, ModelRequest, StopReason, ToolCall } from "../types";
 import { count, DEFAULT_MAX_TOKENS, isRecord, type Decoded, parseJson } from "./common";
 
@@ -29,6 +30,12 @@ function messages(list: readonly ModelMessage[]): unknown[] {
   return out;
 }
 
+/**
+ * Anthropic's equivalent of a reasoning effort: an extended-thinking budget in tokens (1,024 is its least),
+ * spent on top of the answer's own max_tokens. `none` sends no thinking.
+ */
+export const THINKING_BUDGETS: Record<Effort, number> = { none: 0, minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768 };
+
 export function anthropicBody(r: ModelRequest): Record<string, unknown> {
   const tools: Block[] = (r.tools ?? []).map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.parameters }));
   let toolChoice: Block | undefined =
@@ -37,14 +44,19 @@ export function anthropicBody(r: ModelRequest): Record<string, unknown> {
     tools.push({ name: r.output.name, ...(r.output.description ? { description: r.output.description } : {}), input_schema: r.output.schema });
     toolChoice = { type: "tool", name: r.output.name };
   }
+  const budget = r.model.effort ? THINKING_BUDGETS[r.model.effort] : 0;
+  // With thinking on the API takes no temperature and forces no tool (only auto): the answer tool is offered
+  // alone with auto choice, so a model that answers in text instead is a malformed answer, not a hidden one.
+  if (budget && toolChoice && toolChoice.type !== "auto") toolChoice = { type: "auto" };
+  const maxTokens = r.maxTokens ?? DEFAULT_MAX_TOKENS;
   return {
     model: r.model.model,
-    max_tokens: r.maxTokens ?? DEFAULT_MAX_TOKENS,
+    max_tokens: maxTokens + budget,
     ...(r.system ? { system: r.system } : {}),
     messages: messages(r.messages),
     ...(tools.length ? { tools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
-    temperature: r.temperature ?? 0,
+    ...(budget ? { thinking: { type: "enabled", budget_tokens: budget } } : { temperature: r.temperature ?? 0 }),
   };
 }
 

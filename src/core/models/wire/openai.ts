@@ -36,10 +36,27 @@ export function openaiBody(r: ModelRequest): Record<string, unknown> {
     ...(tools.length ? { tools } : {}),
     ...(toolChoice !== undefined ? { tool_choice: toolChoice } : {}),
     ...(responseFormat ? { response_format: responseFormat } : {}),
-    max_tokens: r.maxTokens ?? DEFAULT_MAX_TOKENS,
-    temperature: r.temperature ?? 0,
+    // Reasoning models refuse max_tokens and temperature; they take max_completion_tokens and an effort.
+    ...(r.model.effort ? { max_completion_tokens: r.maxTokens ?? DEFAULT_MAX_TOKENS, reasoning_effort: r.model.effort } : { max_tokens: r.maxTokens ?? DEFAULT_MAX_TOKENS, temperature: r.temperature ?? 0 }),
     ...(r.seed !== undefined ? { seed: r.seed } : {}),
   };
+}
+
+/** A call as the OpenAI APIs send it (arguments as JSON text), its arguments parsed. */
+export function toolCallOf(id: string, name: string, argumentsText: unknown): ToolCall {
+  const text = typeof argumentsText === "string" ? argumentsText : "{}";
+  const args = parseJson(text || "{}");
+  // Broken arguments are the model's mistake on one call, not a broken answer: kept as sent, for the caller.
+  return args.ok ? { id, name, arguments: args.value } : { id, name, arguments: text, invalidArguments: `the arguments are ${args.message}` };
+}
+
+/** The structured answer's text on the OpenAI APIs: the content under a response format, else the forced tool's arguments. */
+export function structuredOf(r: ModelRequest, text: string | null, toolCalls: ToolCall[]): string | null {
+  if (!r.output) return null;
+  if ((r.output.via ?? "response_format") !== "tool") return text;
+  const call = toolCalls.find((c) => c.name === r.output!.name);
+  // Broken arguments stay broken text, so the structured answer fails as not JSON.
+  return call ? (call.invalidArguments !== undefined && typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments)) : null;
 }
 
 const STOPS: Record<string, StopReason> = { stop: "end", tool_calls: "tool_calls", function_call: "tool_calls", length: "length", content_filter: "filter" };
@@ -56,25 +73,12 @@ export function openaiAnswer(r: ModelRequest, bodyText: string): Decoded<ModelAn
   const toolCalls: ToolCall[] = [];
   for (const [i, c] of (Array.isArray(msg.tool_calls) ? msg.tool_calls : []).entries()) {
     if (!isRecord(c) || !isRecord(c.function) || typeof c.function.name !== "string") return { ok: false, message: `tool call ${i + 1} has no function name` };
-    const argsText = typeof c.function.arguments === "string" ? c.function.arguments : "{}";
-    const args = parseJson(argsText || "{}");
-    const id = typeof c.id === "string" ? c.id : `call_${i + 1}`;
-    // Broken arguments are the model's mistake on one call, not a broken answer: kept as sent, for the caller.
-    if (!args.ok) toolCalls.push({ id, name: c.function.name, arguments: argsText, invalidArguments: `the arguments are ${args.message}` });
-    else toolCalls.push({ id, name: c.function.name, arguments: args.value });
+    toolCalls.push(toolCallOf(typeof c.id === "string" ? c.id : `call_${i + 1}`, c.function.name, c.function.arguments));
   }
   const refusal = typeof msg.refusal === "string" && msg.refusal ? msg.refusal : null;
   const finish = typeof choice.finish_reason === "string" ? choice.finish_reason : "";
   const stop: StopReason = refusal ? "refusal" : (STOPS[finish] ?? (toolCalls.length ? "tool_calls" : finish ? "other" : "end"));
-  let structured: string | null = null;
-  if (r.output) {
-    const forced = (r.output.via ?? "response_format") === "tool";
-    if (forced) {
-      const call = toolCalls.find((c) => c.name === r.output!.name);
-      // Broken arguments stay broken text, so the structured answer fails as not JSON.
-      structured = call ? (call.invalidArguments !== undefined && typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments)) : null;
-    } else structured = text;
-  }
+  const structured = structuredOf(r, text, toolCalls);
   const usage = isRecord(body.usage) ? body.usage : {};
   return {
     ok: true,

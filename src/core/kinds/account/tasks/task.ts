@@ -188,6 +188,8 @@ export function compileTask(ctx: TaskContext, entry: TaskEntry, index: number, l
     trap_class: entry.trap_class ?? null,
     priority,
     tags,
+    // Only when there is some: a file without metadata compiles to the same rubric bytes as before.
+    ...(entry.metadata && Object.keys(entry.metadata).length ? { metadata: entry.metadata } : {}),
   };
   const seedTicket: SeedTicket = {
     id: position,

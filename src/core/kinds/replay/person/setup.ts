@@ -1,20 +1,16 @@
 // What a world keeps of its person: the spec, the model that plays it, the opening message (the task's prompt,
 // which the person sent) and the turn limit. Chosen when the world is created and fixed for its life.
 import { z } from "zod";
-import { parseModelName } from "../../../models/names";
+import { modelNameString } from "../../../models/names";
 import { DEFAULT_PERSON_TURN_LIMIT, MAX_PERSON_TURN_LIMIT, MAX_SAID_CHARS, personSpec } from "./schema";
 
 export const DEFAULT_PERSON_MODEL = "openai:gpt-4.1-mini";
-
-const modelText = z
-  .string()
-  .refine((s) => parseModelName(s).ok, { message: "must be provider:model, e.g. openai:gpt-4.1-mini or anthropic:claude-haiku-4-5" });
 
 /** As POST /admin/worlds and POST /admin/episodes take it. */
 export const personRequest = z.strictObject({
   spec: personSpec,
   /** provider:model; default DEFAULT_PERSON_MODEL. The key and base URL are the server's, never the request's. */
-  model: modelText.default(DEFAULT_PERSON_MODEL),
+  model: modelNameString.default(DEFAULT_PERSON_MODEL),
   /** The person's first message (a task's prompt), or null when the agent speaks first. */
   opening: z.string().trim().min(1).max(MAX_SAID_CHARS).nullable().default(null),
   turn_limit: z.number().int().min(1).max(MAX_PERSON_TURN_LIMIT).default(DEFAULT_PERSON_TURN_LIMIT),

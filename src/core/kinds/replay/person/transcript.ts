@@ -8,6 +8,9 @@ export type TranscriptMessage = { role: "user" | "assistant"; content: string };
 /** With no turns (no person, or nothing said) the task's prompt is the opening user message. */
 export function transcriptOf(turns: readonly Pick<PersonTurn, "role" | "text">[], opening: string, output: string | null): TranscriptMessage[] {
   const out: TranscriptMessage[] = turns.length ? turns.map((t) => ({ role: t.role === "person" ? "user" : "assistant", content: t.text })) : [{ role: "user", content: opening }];
-  if (output && !(out.at(-1)?.role === "assistant" && out.at(-1)?.content === output)) out.push({ role: "assistant", content: output });
+  // An agent that said its last message to the person and also printed it as its output said it once: the
+  // person's answer after it does not make it a second message.
+  const lastSaid = out.findLast((m) => m.role === "assistant");
+  if (output && lastSaid?.content.trim() !== output.trim()) out.push({ role: "assistant", content: output });
   return out;
 }

@@ -8,6 +8,7 @@ import type { GraderRecord } from "../../../results/grader-record";
 import type { RubricVerdict } from "../rubric/record";
 import type { ReplayTally } from "../recorded/tally";
 import type { EvalTask } from "./format";
+import { agentFailure } from "../../../report/format";
 
 /** A tool as an agent is shown it, in OpenAI's function-tool shape (the tools world's task JSON uses the same). */
 export interface AgentTool {
@@ -20,10 +21,18 @@ export interface EvalsAgentTask {
   id: string;
   request: string;
   tools: AgentTool[];
+  /** The instructions the agent ran on in production (`agent.instructions`), when the task records them. */
+  instructions?: string;
 }
 
 export function evalsAgentTask(task: EvalTask, tools: ReadonlyArray<{ name: string; description: string; inputSchema: Record<string, unknown> }>): EvalsAgentTask {
-  return { id: task.slug, request: task.prompt, tools: tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } })) };
+  const instructions = task.agent?.instructions?.trim();
+  return {
+    id: task.slug,
+    request: task.prompt,
+    tools: tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema } })),
+    ...(instructions ? { instructions } : {}),
+  };
 }
 
 /** The tasks as rubric tickets (ticket n = task n), so results count and report each like a keyed task. */
@@ -46,6 +55,26 @@ export function evalsRubric(source: { name: string; hash: string }, tasks: reado
 export function criteriaVerdict(record: GraderRecord): RubricVerdict | null {
   if (record.passed === null) return null;
   return record.passed ? "passed" : "criteria_unmet";
+}
+
+/**
+ * Why the agent did not finish its trial (it crashed, exited non-zero, timed out, was killed, or an HTTP agent
+ * failed), with the last line it wrote to stderr; null when it finished. Such a trial is not graded.
+ */
+export function agentFailedError(agent: Omit<AgentOutcome, "duration_ms"> & { duration_ms?: number | null }, stderr = ""): string | null {
+  const how = agentFailure({ ...agent, duration_ms: agent.duration_ms ?? null });
+  if (!how) return null;
+  const last = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).at(-1);
+  return `the agent ${how}${last ? `; its last stderr line: ${last.length > 300 ? `${last.slice(0, 300)}…` : last}` : ""}`;
+}
+
+/**
+ * The record of a trial whose agent failed: reward 0, not passed, the error as its one reason. The judge is not
+ * asked: a conversation cut off by a crash says nothing about the agent's handling, and a reward from it would
+ * train on a crash (the document's rule, and runTask's).
+ */
+export function agentFailedRecord(task: Pick<EvalTask, "grader">, error: string): GraderRecord {
+  return { grader: task.grader.kind, verdict: "failed", passed: false, reward: 0, reasons: [`not graded: ${error}`], dollars_wrong_cents: null };
 }
 
 /** How far the run kept to the recording, one line for the evidence (a run that strays says so). */
@@ -80,6 +109,6 @@ export function evalsGradedRecord(e: GradedEvalsEpisode): EpisodeRecordInput {
     agent: e.agent,
     traffic: null,
     checks: [],
-    grades: [{ ticket: e.ticket, verdict: e.verdict, reply: e.reply, evidence: { diff: e.writes.map((x) => ({ type: x.type, id: x.id, op: x.op })), reply_sentences: [], notes: [...unmet, ...reward, ...rest, ...e.notes] } }],
+    grades: [{ ticket: e.ticket, verdict: e.verdict, reply: e.reply, reward: e.record.reward, evidence: { diff: e.writes.map((x) => ({ type: x.type, id: x.id, op: x.op })), reply_sentences: [], notes: [...unmet, ...reward, ...rest, ...e.notes] } }],
   };
 }

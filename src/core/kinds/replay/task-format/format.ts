@@ -3,6 +3,8 @@
 // file from a newer writer still loads. The environment and grader of a kind worlds does not build keep every
 // field, because the user's own code (--environment, --grader) reads them.
 import { z } from "zod";
+import { readTranscript, zodIssue } from "./reference";
+import type { EffectSource } from "./effect";
 
 /** Our own writer's format names; a reader accepts any producer's `<name>.task/v1` and `<name>.benchmark/v1`. */
 export const TASK_FORMAT = "worlds.task/v1";
@@ -60,12 +62,14 @@ export const ReplayToolSchema = z.preprocess(
       effect: z.enum(["read", "write"]).optional(),
       annotations: z.looseObject({ readOnlyHint: z.boolean().optional() }).optional(),
     })
-    .transform((t): { name: string; description: string; inputSchema: Record<string, unknown>; effect: "read" | "write" | "unknown" } => ({
+    .transform((t): { name: string; description: string; inputSchema: Record<string, unknown>; effect: "read" | "write" | "unknown"; effect_source: EffectSource } => ({
       name: t.name,
       description: t.description,
       inputSchema: t.input_schema ?? t.inputSchema ?? t.parameters ?? { type: "object", properties: {} },
-      // Stated, or MCP's read-only hint; otherwise not known, which replay treats as a write (docs/replay.md).
+      // Stated, or MCP's read-only hint; otherwise the loader infers it from the task (effect.ts), and until then
+      // it is not known, which replay treats as a write (docs/replay.md).
       effect: t.effect ?? (t.annotations ? (t.annotations.readOnlyHint === true ? "read" : "write") : "unknown"),
+      effect_source: t.effect ? "stated" : t.annotations ? "annotation" : "inferred",
     })),
 );
 export type ReplayTool = z.infer<typeof ReplayToolSchema>;
@@ -126,13 +130,23 @@ export const MessageSchema = z.looseObject({
 });
 export type Message = z.infer<typeof MessageSchema>;
 
-export const ReferenceRunSchema = z.object({
-  label: name,
-  /** Absent: a failure's reference runs are expected to fail, a success's to pass. */
-  expect: z.enum(["pass", "fail"]).optional(),
-  transcript: z.array(MessageSchema).max(2_000).default([]),
-  tool_calls: z.array(ToolCallSchema).max(2_000).default([]),
-});
+export const ReferenceRunSchema = z
+  .object({
+    label: name,
+    /** Absent: a failure's reference runs are expected to fail, a success's to pass. */
+    expect: z.enum(["pass", "fail"]).optional(),
+    transcript: z.array(MessageSchema).max(2_000).default([]),
+    tool_calls: z.array(ToolCallSchema).max(2_000).optional(),
+  })
+  .transform((r, ctx) => {
+    // The calls inside a Chat Completions or Anthropic transcript are the run's calls, unless the run lists its
+    // own non-empty `tool_calls` (then those are, and the transcript is the conversation alone).
+    const read = readTranscript(r.transcript, zodIssue(ctx, ["transcript"]));
+    read.calls.forEach((c, i) => {
+      if (!name.safeParse(c.tool).success) ctx.addIssue({ code: "custom", path: ["transcript"], message: `tool call ${i + 1} names '${c.tool.slice(0, 80)}', not a tool name (letters, digits and _ . : -)` });
+    });
+    return { label: r.label, ...(r.expect ? { expect: r.expect } : {}), transcript: read.transcript as Message[], tool_calls: r.tool_calls?.length ? r.tool_calls : (read.calls as ToolCall[]) };
+  });
 export type ReferenceRun = z.infer<typeof ReferenceRunSchema>;
 
 /** Environment and grader are read loosely first (kind), then by their kind's own schema in the loader. */

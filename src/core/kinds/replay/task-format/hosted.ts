@@ -3,12 +3,12 @@
 // server's own keys and base URLs), and the person's turn limit. The plan keeps the text itself and is read
 // again with the same reader on the way back in, so every episode works from tasks checked like the CLI's.
 import { z } from "zod";
-import { parseModelName } from "../../../models/names";
+import { modelNameString } from "../../../models/names";
 import { DEFAULT_PERSON_MODEL } from "../person/setup";
 import { DEFAULT_JUDGE_MODEL } from "../../../policy-judge/settings";
 import { DEFAULT_PERSON_TURN_LIMIT, MAX_PERSON_TURN_LIMIT } from "../person/schema";
 
-const modelText = z.string().refine((s) => parseModelName(s).ok, { message: "must be provider:model, e.g. openai:gpt-4.1-mini" });
+const modelText = modelNameString;
 
 export const DEFAULT_EVALS_FILE = "tasks.jsonl";
 

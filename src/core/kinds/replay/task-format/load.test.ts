@@ -34,7 +34,7 @@ describe("loadTasks", () => {
       ["orders__get", "read"],
       ["charges__list", "read"],
       ["refunds__create", "write"],
-      ["tasks__create", "unknown"],
+      ["tasks__create", "write"],
     ]);
     expect(refund.environment.tools[3].inputSchema).toMatchObject({ required: ["team", "summary"] });
     expect(refund.environment.person?.facts[1]).toEqual({ text: "The email on the account is dana@example.com.", disclose: "when_asked" });

@@ -20,6 +20,10 @@ import {
   type TaskEnvironment,
   type TaskGrader,
 } from "./format";
+import { changersOf, inferredRead } from "./effect";
+import { MAX_REPLAY_BLOCK_BYTES, replayBlock, replayBlockSizeProblem } from "../recorded/world-block";
+
+const utf8 = new TextEncoder();
 
 export const MAX_TASKS = 10_000;
 
@@ -83,6 +87,14 @@ export function loadTasks(text: string, file: string): LoadResult {
   return problems.length ? { ok: false, problems } : { ok: true, tasks };
 }
 
+/** The effects the file left out, from the tools' words and what the task's recordings show (effect.ts). */
+function inferEffects(task: EvalTask): void {
+  const env = task.environment;
+  if (!isReplayEnvironment(env) || !env.tools.some((t) => t.effect === "unknown")) return;
+  const changers = changersOf([env.observations, ...task.reference.map((r) => r.tool_calls)]);
+  for (const t of env.tools) if (t.effect === "unknown") t.effect = inferredRead(t, changers) ? "read" : "write";
+}
+
 type Report = (path: PathSegment[], message: string) => void;
 
 function issues(error: z.ZodError, report: Report, prefix: PathSegment[] = []): void {
@@ -111,7 +123,9 @@ function readTask(item: unknown, report: Report): EvalTask | null {
   const grader = graderIn && readGrader(graderIn, report);
   if (!base.success || !environment || !grader) return null;
   const task: EvalTask = { ...base.data, environment, grader };
-  return crossCheck(task, report) ? task : null;
+  if (!crossCheck(task, report)) return null;
+  inferEffects(task);
+  return task;
 }
 
 function readEnvironment(env: { kind: string }, report: Report): TaskEnvironment | null {
@@ -150,6 +164,15 @@ function crossCheck(task: EvalTask, report: Report): boolean {
     env.observations.forEach((o, i) => {
       if (!tools.has(o.tool)) fail(["environment", "observations", i, "tool"], `'${o.tool}' is not one of environment.tools (${[...tools].join(", ") || "none"})`);
     });
+    // A world stores its tools and recordings as one value: a task too large for it is refused here, at read,
+    // rather than by the server when the first trial makes its world.
+    const tooLarge = replayBlockSizeProblem(replayBlock(task.slug, env));
+    if (tooLarge) {
+      const sizes = env.observations.map((o) => utf8.encode(JSON.stringify(o)).byteLength);
+      const largest = sizes.indexOf(Math.max(0, ...sizes));
+      const at = largest >= 0 && sizes[largest] > MAX_REPLAY_BLOCK_BYTES / 2 ? ["environment", "observations", largest, "result"] : ["environment", "observations"];
+      fail(at, `${tooLarge}${at.length > 2 ? `; this recording alone is ${sizes[largest]} bytes` : ""}`);
+    }
   }
   const g = task.grader;
   const ids = new Set<string>();
