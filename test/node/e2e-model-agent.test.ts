@@ -64,7 +64,7 @@ function callTasks(): string[] {
 }
 
 const toolsRun = (m: string, extra: string[] = []) => [
-  "tools", "run", "--server", "auto", "--runs", "1", ...callTasks().flatMap((t) => ["--task", t]), "--model", `openai:${m}`, ...extra, "--json-file", join(dir, `${m}.json`),
+  "tools", "run", "--server", "auto", "--runs", "1", ...callTasks().flatMap((t) => ["--task", t]), "--model", `openai:${m}`, "--yes", ...extra, "--json-file", join(dir, `${m}.json`),
 ];
 
 describe("the built-in model agent", () => {

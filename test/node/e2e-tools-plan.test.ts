@@ -2,36 +2,18 @@
 // from their shortest conversations; the same tasks run on the scripted model, whose usage figures the CLI sums,
 // must cost within a factor of two of it. A budget below the run's cost stops it at the cap, and it says how many
 // episodes it kept; the run folder records the same.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadScript } from "../../src/core/models/scripted/index";
-import { startScriptedServer, type ScriptedServer } from "../../src/cli/models/scripted-server";
-import { killAllStarted, ROOT, runCli } from "./helpers/cli";
+import { runCli } from "./helpers/cli";
+import { plannerFolder } from "./helpers/tools-plan-setup";
 
 let dir: string;
-let model: ScriptedServer;
-const env = () => ({ OPENAI_BASE_URL: model.env.OPENAI_BASE_URL, OPENAI_API_KEY: "sk-test-plan" });
+let env: () => Record<string, string>;
+let close: () => Promise<void>;
 
-beforeAll(async () => {
-  const loaded = loadScript(readFileSync(join(ROOT, "test/fixtures/models/tools-plan.script.yaml"), "utf8"), "tools-plan.script.yaml");
-  if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
-  model = await startScriptedServer(loaded.script);
-  dir = mkdtempSync(join(tmpdir(), "worlds-tools-plan-"));
-  cpSync(join(ROOT, "test", "fixtures", "tools", "orders.openai.json"), join(dir, "tools.json"));
-  writeFileSync(join(dir, "prices.json"), JSON.stringify({ version: 1, models: { "openai:planner": { input: 2, output: 8 } } }));
-  const init = await runCli(["tools", "init", "--own-file", "tools.json", "--own-name", "acme", "--own-read", "get_order", "--own-read", "search_orders", "--own-read", "list_channels"], { cwd: dir });
-  expect(init.code, init.stderr).toBe(0);
-  const config = join(dir, "worlds", "tools.yaml");
-  writeFileSync(config, readFileSync(config, "utf8").replace("tasks_per_arm: 10", "tasks_per_arm: 4").replace(/arms:\n(  - .*\n)+/, "arms:\n  - call\n"));
-});
-
-afterAll(async () => {
-  killAllStarted();
-  await model?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeAll(async () => void ({ dir, env, close } = await plannerFolder("worlds-tools-plan-")));
+afterAll(() => close());
 
 const dollarsIn = (text: string, re: RegExp) => Number(re.exec(text)?.[1]);
 
@@ -40,11 +22,11 @@ describe("worlds tools run: the plan and the cap", () => {
     const flags = ["--runs", "2", "--model", "openai:planner", "--model-prices", "prices.json"];
     const plan = await runCli(["tools", "run", "--dry-run", ...flags], { cwd: dir, env: env() });
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toMatch(/^plan {2}8 episodes against openai:planner: about \$0\.\d{4}, and no cap/);
+    expect(plan.stdout).toMatch(/^plan {2}8 episodes against openai:planner: about \$0\.\d{4}, and the run stops at \$1\.00 \(the default; --model-budget USD sets another\)/);
     expect(plan.stdout).toMatch(/calls {7}8 if every task is solved the shortest way · about 8 expected · at most 256 \(32 per episode\)/);
     expect(plan.stdout).toMatch(/folder {6}worlds\/runs\/forms-openai-planner-bf34e029 \(a new run\)/);
     const estimate = dollarsIn(plan.stdout, /cost {8}about \$([0-9.]+) expected/);
-    const run = await runCli(["tools", "run", "--server", "auto", ...flags, "--json-file", "r.json"], { cwd: dir, env: env(), timeoutMs: 400_000 });
+    const run = await runCli(["tools", "run", "--server", "auto", "--yes", ...flags, "--json-file", "r.json"], { cwd: dir, env: env(), timeoutMs: 400_000 });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const spent = dollarsIn(run.stderr, /model agent openai:planner: 8 episodes, .*?\$([0-9.]+)/);
     expect(spent, run.stderr).toBeGreaterThan(0);
@@ -54,17 +36,19 @@ describe("worlds tools run: the plan and the cap", () => {
     expect(record.episodes).toEqual({ kept: 8, total: 8 });
     expect(record.dollars).toBeCloseTo(spent, 4);
     const again = await runCli(["tools", "run", "--dry-run", ...flags], { cwd: dir, env: env() });
-    expect(again.stdout).toContain("(the run there is replaced)");
+    // Each run its own folder: the next one is numbered, and the first stays as the card read it.
+    expect(again.stdout).toMatch(/folder {6}worlds\/runs\/forms-openai-planner-bf34e029-2 \(a new run\)/);
   });
 
   it("a run stops at its cap and says how many episodes it kept", { timeout: 480_000 }, async () => {
-    const res = await runCli(["tools", "run", "--server", "auto", "--runs", "2", "--concurrency", "1", "--model", "openai:planner", "--model-prices", "prices.json", "--model-budget", "0.02"], { cwd: dir, env: env(), timeoutMs: 400_000 });
+    const res = await runCli(["tools", "run", "--server", "auto", "--yes", "--runs", "2", "--concurrency", "1", "--model", "openai:planner", "--model-prices", "prices.json", "--model-budget", "0.02"], { cwd: dir, env: env(), timeoutMs: 400_000 });
     const m = /the run stopped at its \$0\.0200 cap: kept (\d+) of 8 episodes/.exec(res.stderr);
     expect(m, res.stderr).not.toBeNull();
     const kept = Number(m![1]);
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(8);
-    const record = JSON.parse(readFileSync(join(dir, "worlds", "runs", "forms-openai-planner-bf34e029", "run.json"), "utf8")) as { episodes: { kept: number; total: number } };
+    const record = JSON.parse(readFileSync(join(dir, "worlds", "runs", "forms-openai-planner-bf34e029-2", "run.json"), "utf8")) as { episodes: { kept: number; total: number } };
     expect(record.episodes).toEqual({ kept, total: 8 });
+    expect((JSON.parse(readFileSync(join(dir, "worlds", "runs", "forms-openai-planner-bf34e029", "run.json"), "utf8")) as { episodes: { kept: number } }).episodes.kept).toBe(8);
   });
 });

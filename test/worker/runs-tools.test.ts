@@ -106,6 +106,11 @@ describe("POST /admin/runs with tools", () => {
     const few = await postRun(tools({ config: "version: 1\nfile: one.json\nname: one\n", file: JSON.stringify([JSON.parse(ORDERS)[2]]) }));
     expect(few.body.error?.code).toBe("tools_refused");
     expect(few.body.error?.message).toMatch(/at least 2/);
+    // A set refused whole still names each tool that fell, and why.
+    const odd = { type: "function", function: { name: "odd", description: "Odd.", parameters: { type: "object", properties: { v: { anyOf: [{ type: "string" }, { type: "integer" }] } } } } };
+    const named = await postRun(tools({ config: "version: 1\nfile: two.json\nname: two\n", file: JSON.stringify([JSON.parse(ORDERS)[2], odd]) }));
+    expect(named.body.error?.code).toBe("tools_refused");
+    expect(named.body.error?.message).toBe("tools.file (two.json): only 1 usable tool remains; a set needs at least 2 (refused: odd: its schema uses anyOf (at v), which the simulator cannot check exactly)");
     const shift = await postRun({ ...tools(), mode: "shift" });
     expect(JSON.stringify(shift.body.error?.issues)).toContain("isolated");
     const judged = await postRun({ ...tools(), judge: { model: "openai:gpt-4o-mini", policy: "Be kind." } });

@@ -2,14 +2,38 @@
 // agent alike: pick the tool whose description (or intent) a sentence of the request starts with, take the values
 // the sentence states, and carry a handed-over value from one answer into the next call. No model.
 
-const firstSentence = (d) => (d.split(/(?<=[.!?])\s/)[0] ?? "").trim().replace(/[.\s]+$/, "");
+export const firstSentence = (d) => (d.split(/(?<=[.!?])\s/)[0] ?? "").trim().replace(/[.\s]+$/, "");
 
-/** `order_id "K3X9QZ", amount 12.5` -> {order_id: "K3X9QZ", amount: 12.5} */
-function values(text) {
+/** `order_id "K3X9QZ", amount 12.5, entities [{"name": "a"}]` -> {order_id: "K3X9QZ", amount: 12.5, entities: [...]} */
+export function values(text) {
   const out = {};
-  const re = /([A-Za-z_][A-Za-z0-9_]*) ("(?:\\.|[^"\\])*"|-?\d+(?:\.\d+)?|true|false|null|\[[^\]]*\]|\{[^}]*\})/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) out[m[1]] = JSON.parse(m[2]);
+  const re = /([A-Za-z_][A-Za-z0-9_]*) (?=["\[{\-\d]|true|false|null)/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const end = jsonEnd(text, re.lastIndex);
+    if (end < 0) continue;
+    try {
+      out[m[1]] = JSON.parse(text.slice(re.lastIndex, end));
+      re.lastIndex = end;
+    } catch {
+      // not a value after all: read on
+    }
+  }
   return out;
+}
+
+/** Where the JSON value starting at `i` ends: brackets counted outside strings, so lists of objects read whole. */
+function jsonEnd(text, i) {
+  const scalar = /^(?:"(?:\\.|[^"\\])*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i));
+  if (text[i] !== "[" && text[i] !== "{") return scalar ? i + scalar[0].length : -1;
+  let depth = 0;
+  for (let j = i; j < text.length; j++) {
+    const c = text[j];
+    if (c === '"') {
+      for (j++; j < text.length && text[j] !== '"'; j++) if (text[j] === "\\") j++;
+    } else if (c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") if (--depth === 0) return j + 1;
+  }
+  return -1;
 }
 
 /**

@@ -34,7 +34,7 @@ export interface ModelAgent extends InProcessAgent {
 
 export type ModelAgentSetup = { ok: true; agent: ModelAgent } | { ok: false; message: string; nextAction: string };
 
-export function setupModelAgent(f: ModelAgentFlags & { model: string }, o: { concurrency: number }, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ModelAgentSetup {
+export function setupModelAgent(f: ModelAgentFlags & { model: string }, o: { concurrency: number; reserveMicros?: number }, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ModelAgentSetup {
   const parsed = parseModelName(f.model);
   if (!parsed.ok) return { ok: false, message: `--model: ${parsed.message}`, nextAction: "name the agent's model as provider:model, e.g. --model openai:gpt-4.1-mini" };
   let system: string | undefined;
@@ -49,7 +49,7 @@ export function setupModelAgent(f: ModelAgentFlags & { model: string }, o: { con
     if (!system) return { ok: false, message: `--model-system ${f["model-system"]} is empty`, nextAction: "write the system prompt in the file, or leave the flag out for the default" };
   }
   const client = setupModelClient(
-    { model: parsed.value, baseUrl: f["model-base-url"], budgetDollars: f["model-budget"], noCache: true, pricesFile: f["model-prices"], timeoutS: f["model-timeout"], concurrency: Math.max(1, o.concurrency) },
+    { model: parsed.value, baseUrl: f["model-base-url"], budgetDollars: f["model-budget"], reserveMicros: o.reserveMicros, noCache: true, pricesFile: f["model-prices"], timeoutS: f["model-timeout"], concurrency: Math.max(1, o.concurrency) },
     env,
     cwd,
   );

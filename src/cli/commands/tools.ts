@@ -1,4 +1,5 @@
 // `worlds tools init|doctor|generate|run|card|export`: crash tests on a team's own tool definitions (docs/tools.md).
+import { createInterface } from "node:readline/promises";
 import { z } from "zod";
 import { buildResults } from "../../core/results/index";
 import { renderText } from "../../core/report/index";
@@ -14,12 +15,12 @@ import { DEFAULT_CONFIG, loadTools, ToolsConfigError } from "../tools/load";
 import { McpListError } from "../tools/mcp-list";
 import { runHostedTools } from "../tools/hosted";
 import { buildToolsInput, runToolsTasks, type EpisodeTrace } from "../tools/run";
-import { planLines } from "../tools/plan";
+import { planLines, runSpend, type RunSpend } from "../tools/plan";
 import { folderNote, RunFolderError, runFolderOf, shownFileOf, staleRunOn, writeRunFolder } from "../tools/folder";
 import { toolsCard } from "../tools/card";
 import { DEFAULT_PROMPTFOO_PROVIDER, EXPORT_TARGETS, exportTasks } from "../tools/export";
-import { dollarsText } from "../../core/kinds/tools/plan";
-import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "../tools/summary";
+import { dollarsText, reservePerCallMicros } from "../../core/kinds/tools/plan";
+import { measureLine, setLine, summaryLines } from "../tools/summary";
 import { reportFlagError } from "./errors";
 import { MODEL_AGENT_FLAG_DEFS, MODEL_AGENT_FLAG_SHAPE, strayModelFlag } from "../agent/model-flags";
 import { setupModelAgent, type ModelAgent } from "../agent/model-agent";
@@ -37,6 +38,8 @@ const INIT_DEFS: FlagDefs = {
   "own-name": { kind: "value", placeholder: "NAME", help: "the set's name on reports (default: the file's name)" },
   "own-read": { kind: "list", placeholder: "TOOL", help: "a tool that only reads (the file does not say)" },
   "own-write": { kind: "list", placeholder: "TOOL", help: "a tool that writes" },
+  "own-include": { kind: "list", placeholder: "FILTER", help: "take only these tools: a glob on the operationId or name, tag:NAME, path:/v1/refunds*, or GET/POST/... (method filters narrow the others)" },
+  "own-exclude": { kind: "list", placeholder: "FILTER", help: "leave these tools out (same filters as --own-include; an exclude wins)" },
   "own-intent": { kind: "list", placeholder: "TOOL=TEXT", help: "what a request says instead of the tool's description" },
   "own-flow": { kind: "list", placeholder: "F.x:T.y", help: "a value from one tool's answer into another's argument, e.g. get_order.id:refund_order.order_id" },
   "mcp-command": { kind: "value", placeholder: "CMD", help: "list your MCP server's tools (started once over stdio, with --yes as consent)" },
@@ -53,6 +56,8 @@ const INIT_SCHEMA = z.strictObject({
   "own-name": flag.text().optional(),
   "own-read": flag.list().optional(),
   "own-write": flag.list().optional(),
+  "own-include": flag.list().optional(),
+  "own-exclude": flag.list().optional(),
   "own-intent": flag.list().optional(),
   "own-flow": flag.list().optional(),
   "mcp-command": flag.text().optional(),
@@ -65,7 +70,7 @@ const INIT_SCHEMA = z.strictObject({
 });
 
 const CONFIG_DEF: FlagDefs = { config: { kind: "value", placeholder: "PATH", help: `the settings file (default: ${DEFAULT_CONFIG})` } };
-const DOCTOR_SCHEMA = z.strictObject({ config: flag.text().optional(), offline: flag.switch() });
+const DOCTOR_SCHEMA = z.strictObject({ config: flag.text().optional() });
 const GENERATE_SCHEMA = z.strictObject({ config: flag.text().optional() });
 
 const CARD_DEFS: FlagDefs = {
@@ -94,6 +99,7 @@ const RUN_DEFS: FlagDefs = {
   ...MODEL_AGENT_FLAG_DEFS,
   "model-prices": MODEL_PRICES_FLAG,
   "agent-url": { kind: "value", placeholder: "URL", help: "a hosted run: the server calls this HTTP agent (signed with $WORLDS_AGENT_SECRET) instead of a command" },
+  yes: { kind: "switch", help: "with --model: spend without asking first (the cap still holds: $1.00 unless --model-budget says otherwise)" },
 };
 const RUN_SCHEMA = z.strictObject({
   config: flag.text().optional(),
@@ -107,15 +113,16 @@ const RUN_SCHEMA = z.strictObject({
   ...MODEL_AGENT_FLAG_SHAPE,
   "model-prices": flag.text().optional(),
   "agent-url": flag.url().optional(),
+  yes: flag.switch(),
 });
 
 const USAGE: Record<string, string> = {
-  init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--preset RECIPE [--dial D]...] [--generator-version own-1] [--force] [--config PATH]",
-  doctor: "worlds tools doctor [--config PATH] [--offline]",
+  init: "worlds tools init --own-file F [--own-format auto|openai|mcp|openapi] [--own-name N] [--own-read T]... [--own-write T]... [--own-include FILTER]... [--own-exclude FILTER]... [--own-intent T=TEXT]... [--own-flow F.x:T.y]... [--mcp-command CMD --yes] [--preset RECIPE [--dial D]...] [--generator-version own-1] [--force] [--config PATH]",
+  doctor: "worlds tools doctor [--config PATH]",
   generate: "worlds tools generate [--config PATH]",
   card: "worlds tools card [--config PATH] [--run FOLDER] [--compare FOLDER]",
   export: "worlds tools export --to promptfoo|inspect [--out PATH] [--provider ID] [--config PATH]",
-  run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --agent-url URL (hosted; needs --url or --server auto, and WORLDS_AGENT_SECRET) | --model P:M [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
+  run: "worlds tools run [--config PATH] [--runs K] [--task ID]... [--dry-run] [--server auto | --url URL] [--token T] [--concurrency N] [--timeout S] [--json-file F] [--report F] [--junit F] [--json] -- <agent command> | --agent-url URL (hosted; needs --url or --server auto, and WORLDS_AGENT_SECRET) | --model P:M [--yes] [--turn-limit N] [--model-budget USD] [--model-timeout S] [--model-base-url URL] [--model-system F] [--model-prices F]",
 };
 
 export const tools: Command = {
@@ -139,6 +146,7 @@ export const tools: Command = {
       return await run(rest);
     } catch (e) {
       if (e instanceof FlagError) return reportFlagError(e);
+      if (e instanceof ToolsConfigError) for (const d of e.details) process.stderr.write(`  ${d}\n`);
       if (e instanceof ToolsConfigError || e instanceof McpListError || e instanceof CannotGenerate || e instanceof RecipeRefused || e instanceof RunFolderError || e instanceof OutputPathError) return fail(sub, e.message);
       throw e;
     }
@@ -150,18 +158,18 @@ async function init(argv: string[]): Promise<number> {
   if (a.help) return out(helpText(USAGE.init, "Writes worlds/tools.yaml from your tool file and prints what worlds can do with it.", INIT_DEFS)), 0;
   const f = a.flags;
   return toolsInit(
-    { out: f.config, file: f["own-file"], format: f["own-format"], name: f["own-name"], read: f["own-read"] ?? [], write: f["own-write"] ?? [], intent: f["own-intent"] ?? [], flow: f["own-flow"] ?? [], mcpCommand: f["mcp-command"], preset: f.preset, dials: f.dial ?? [], generatorVersion: f["generator-version"], yes: !!f.yes, force: !!f.force },
+    { out: f.config, file: f["own-file"], format: f["own-format"], name: f["own-name"], read: f["own-read"] ?? [], write: f["own-write"] ?? [], include: f["own-include"] ?? [], exclude: f["own-exclude"] ?? [], intent: f["own-intent"] ?? [], flow: f["own-flow"] ?? [], mcpCommand: f["mcp-command"], preset: f.preset, dials: f.dial ?? [], generatorVersion: f["generator-version"], yes: !!f.yes, force: !!f.force },
     out,
   );
 }
 
 async function doctor(argv: string[]): Promise<number> {
-  const a = parseArgs("tools doctor", argv, { ...CONFIG_DEF, offline: { kind: "switch", help: "check nothing that needs a server" } }, DOCTOR_SCHEMA);
+  const a = parseArgs("tools doctor", argv, CONFIG_DEF, DOCTOR_SCHEMA);
   if (a.help) return out(helpText(USAGE.doctor, "Reads the settings and the tool file again: the summary, each refusal, which task forms the set reaches.", CONFIG_DEF)), 0;
   const t = await loadTools(a.flags.config ?? DEFAULT_CONFIG);
   out(`${t.set.setRefusal ? "fail" : "ok  "} ${t.configPath}: tasks on your tools (${t.config.name}), ${measureLine(t)}\n`);
   out(`  tools       ${setLine(t.set)}\n`);
-  for (const l of [...refusalLines(t.set), ...freeTextLines(t.set), ...formLines(t.set, t.flows), ...dialLines(t.set, t.flows)]) out(`  ${l}\n`);
+  for (const l of summaryLines(t.set, t.flows)) out(`  ${l}\n`);
   if (t.set.setRefusal) out(`  set         refused: ${t.set.setRefusal}\n`);
   const intents = t.set.tools.every((x) => t.config.intents[x.name] || (x.title && t.config.intents[x.title]));
   if (!intents) out("  note        not every tool has an intent line, so requests use descriptions and choosing a tool is partly a word match\n");
@@ -221,14 +229,17 @@ async function run(argv: string[]): Promise<number> {
     for (const l of planLines(t, tasks, runs, f)) out(`${l}\n`);
     return 0;
   }
-  const stray = strayModelFlag(f);
+  const stray = strayModelFlag(f) ?? (f.yes && f.model === undefined ? "yes" : null);
   if (stray) throw new FlagError("tools run", `--${stray} applies to the built-in model agent: add --model P:M (or drop it).`);
   if (f["agent-url"]) return hostedRun(f, f["agent-url"], t, runs, a.command ?? []);
   if (f.model !== undefined && a.command?.length) throw new FlagError("tools run", "--model and an agent command after '--' name two agents; pick one.");
   if (f.model === undefined && !a.command?.length) throw new FlagError("tools run", "no agent command: put it after '--', e.g. worlds tools run -- node my-agent.mjs (or --model P:M for the built-in model agent, or --agent-url URL for an HTTP agent)");
   let modelAgent: ModelAgent | null = null;
   if (f.model !== undefined) {
-    const set = setupModelAgent({ ...f, model: f.model }, { concurrency: f.concurrency ?? 2 });
+    const spend = runSpend(t, tasks, runs, f);
+    const consent = await askToSpend(spend, !!f.yes);
+    if (consent !== true) return consent;
+    const set = setupModelAgent({ ...f, model: f.model, "model-budget": spend.cap ?? undefined }, { concurrency: f.concurrency ?? 2, reserveMicros: reservePerCallMicros(spend.plan) });
     if (!set.ok) return fail("run", `${set.message}\nnext: ${set.nextAction}`);
     modelAgent = set.agent;
   }
@@ -268,6 +279,24 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Before a --model run spends: --yes goes ahead; a terminal is asked once; with no terminal (CI, a pipe) the run is
+ * refused in one line naming --yes and the cap's flag, so money is never spent by a command nobody confirmed.
+ */
+async function askToSpend(spend: RunSpend, yes: boolean): Promise<true | number> {
+  if (yes) return true;
+  const cost = spend.plan.dollars !== null ? `about ${dollarsText(spend.plan.dollars)} expected` : "its cost is not known";
+  const line = `a --model run spends money: ${spend.plan.episodes} episodes against ${spend.model!.label}, ${cost}, ${spend.capText}`;
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return fail("run", `${line}; there is no terminal to ask on, so add --yes to run it without asking (--model-budget USD sets the cap)`);
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${line}.\nGo on? [y/N] `);
+    if (/^y(es)?$/i.test(answer.trim())) return true;
+  } finally {
+    rl.close();
+  }
+  return fail("run", "not started: nothing was spent (--yes skips this question)", 1);
+}
 
 type RunFlags = z.infer<typeof RUN_SCHEMA>;
 

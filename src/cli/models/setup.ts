@@ -25,6 +25,8 @@ export interface ClientFlags {
   baseUrl?: string;
   /** Dollars; absent: no limit. */
   budgetDollars?: number;
+  /** What one call reserves at most against the budget (micro-dollars); absent: its worst case. */
+  reserveMicros?: number;
   noCache?: boolean;
   pricesFile?: string;
   timeoutS?: number;
@@ -51,7 +53,7 @@ export function setupModelClient(f: ClientFlags, env: NodeJS.ProcessEnv = proces
   const client = new ModelClient({
     endpoints: { [f.model.provider]: endpoint.endpoint },
     prices,
-    budget: budgetDollars === null ? null : new MemoryBudget(dollarsToMicros(budgetDollars)),
+    budget: budgetDollars === null ? null : new MemoryBudget(dollarsToMicros(budgetDollars), f.reserveMicros),
     cache: cacheDir ? new FileCache(cacheDir) : null,
     timeoutMs: f.timeoutS === undefined ? undefined : Math.round(f.timeoutS * 1000),
     concurrency: f.concurrency,

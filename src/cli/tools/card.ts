@@ -4,7 +4,7 @@
 // only when the tool file, the settings and the seed match; otherwise it prints the one line that says what
 // differs and writes nothing. The card names the run by its folder's name, so the same folder gives the same bytes
 // from wherever it is read.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { buildCard, compareVerdict } from "../../core/kinds/tools/card/model";
 import { cardHtml, cardMarkdown, compareHtml, compareMarkdown } from "../../core/kinds/tools/card/render";
@@ -27,6 +27,10 @@ function write(dir: string, files: Record<string, string>): string[] {
 }
 
 export function toolsCard(o: { config: string; run?: string; compare?: string }, out: (s: string) => void): number {
+  // The spec's `--compare published` has nothing to read here: no card is published on a team's own tools, and the
+  // card already says in its run section that the published ones are about other tasks.
+  if (o.compare === "published" && !existsSync(o.compare))
+    throw new RunFolderError("--compare takes another run's folder: no card is published on your tools, and the card already says none of its figures reads against the published ones (different tasks)");
   let folder = o.run;
   if (folder === undefined) {
     const config = readConfig(o.config);

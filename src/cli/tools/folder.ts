@@ -1,7 +1,8 @@
 // A tools run's folder (worlds/runs/<recipe>-<agent>-<digest>/): what the card reads. run.json names the tool
 // file, its digest, the settings and the seed, the spend and how many episodes were kept; episodes.jsonl holds
 // every kept episode's calls as the world traced them and the agent's last reply; results.json the shared
-// results. The digest is in the name: a changed tool file changes every task, so its next run gets a new folder.
+// results. The digest is in the name: a changed tool file changes every task, so its next run gets a new folder;
+// and every run gets its own (numbered after the first), so none replaces another.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../../core/util/canonical";
@@ -19,8 +20,15 @@ export function taskSettings(t: LoadedTools): Record<string, unknown> {
   return { format: c.format, read: [...c.read].sort(), write: [...c.write].sort(), intents: c.intents, flows: c.flows, arms: c.measure ? null : c.arms, measure: c.measure ?? null, tasks_per_arm: c.tasks_per_arm, seed: c.seed, clock: c.clock };
 }
 
+/**
+ * The next run's own folder: named by recipe, agent and digest, and numbered (`-2`, `-3`...) past the runs already
+ * there, so a second agent's run or a one-task replay never replaces the run a card was read from.
+ */
 export function runFolderOf(t: LoadedTools, agent: string): string {
-  return join(dirname(t.configPath), "runs", `${slug(t.config.measure?.preset ?? "forms")}-${slug(agent)}-${t.set.sha256.slice(0, 8)}`);
+  const base = join(dirname(t.configPath), "runs", `${slug(t.config.measure?.preset ?? "forms")}-${slug(agent)}-${t.set.sha256.slice(0, 8)}`);
+  let path = base;
+  for (let n = 2; existsSync(join(path, "run.json")); n++) path = `${base}-${n}`;
+  return path;
 }
 
 /** The tool file as a run record names it: relative to the settings file. */
@@ -37,7 +45,6 @@ export function staleRunOn(t: LoadedTools): { path: string; record: ToolsRunReco
 
 /** What the next run does with its folder, and why a new one when the tool file changed since the last run. */
 export function folderNote(path: string, t: LoadedTools): string {
-  if (existsSync(join(path, "run.json"))) return "the run there is replaced";
   const stale = staleRunOn(t);
   return stale ? `a new run: ${shownFileOf(t)} changed since the run in ${stale.path} (sha256 ${stale.record.sha256.slice(0, 8)}, now ${t.set.sha256.slice(0, 8)}), so every task's id changed` : "a new run";
 }

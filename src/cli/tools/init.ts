@@ -3,9 +3,11 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { stringify } from "yaml";
 import { parseFlow, toolsConfig, type ToolsConfig } from "../../core/kinds/tools/config/schema";
+import { configFlows, ToolsConfigProblem } from "../../core/kinds/tools/config/parse";
 import { defaultName, DEFAULT_CONFIG, loadToolFile, ToolsConfigError } from "./load";
 import { listMcpTools } from "./mcp-list";
-import { dialLines, formLines, freeTextLines, measureLine, refusalLines, setLine } from "./summary";
+import { readThenCallPairs } from "../../core/kinds/tools/tasks/generate";
+import { summaryLines, measureLine, refusalLines, setLine } from "./summary";
 
 export interface InitFlags {
   out?: string;
@@ -14,6 +16,8 @@ export interface InitFlags {
   name?: string;
   read: string[];
   write: string[];
+  include: string[];
+  exclude: string[];
   intent: string[];
   flow: string[];
   mcpCommand?: string;
@@ -22,6 +26,15 @@ export interface InitFlags {
   generatorVersion?: string;
   yes: boolean;
   force: boolean;
+}
+
+function asProblem<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ToolsConfigProblem) throw new ToolsConfigError(e.message.replace(/^the flags: flows: /, "--own-flow ").replace(/^the flags: intents: /, "--own-intent "));
+    throw e;
+  }
 }
 
 export async function toolsInit(f: InitFlags, out: (s: string) => void): Promise<number> {
@@ -52,6 +65,8 @@ export async function toolsInit(f: InitFlags, out: (s: string) => void): Promise
     name: f.name ?? defaultName(file),
     read: f.read,
     write: f.write,
+    include: f.include,
+    exclude: f.exclude,
     intents,
     flows: f.flow,
     arms: f.flow.length ? ["call", "read-then-call", "flow"] : ["call", "read-then-call"],
@@ -64,9 +79,10 @@ export async function toolsInit(f: InitFlags, out: (s: string) => void): Promise
   }
   const config: ToolsConfig = parsed.data;
   const set = await loadToolFile(resolve(file), config);
-  const flows = config.flows.map((x) => parseFlow(x)!);
-  if (set.setRefusal) throw new ToolsConfigError(`${file}: the set is refused: ${set.setRefusal}`);
-  const reachable = config.arms.filter((a) => a !== "read-then-call" || set.tools.some((t) => t.effect === "read" && t.checkable.length > 0));
+  if (set.setRefusal) throw new ToolsConfigError(`${file}: the set is refused: ${set.setRefusal}`, refusalLines(set));
+  const flows = asProblem(() => configFlows(config, set, "the flags"));
+  // Only the forms generate can make: its own rule decides, so init never writes a form generate then refuses.
+  const reachable = config.arms.filter((a) => a !== "read-then-call" || readThenCallPairs(set).length > 0);
   config.arms = reachable.length ? reachable : ["call"];
   // Computed before anything is written: a recipe the set cannot run is refused with nothing left behind.
   const summary = measureLine({ configPath, config, filePath: resolve(file), set, flows });
@@ -74,7 +90,7 @@ export async function toolsInit(f: InitFlags, out: (s: string) => void): Promise
   writeFileSync(configPath, `# Tasks on your own tools (worlds tools). Every setting has a 'worlds tools init' flag; docs/tools.md.\n${stringify(config)}`);
   out(`ok  wrote ${configPath}: tasks on your tools (${config.name}), ${summary}\n`);
   out(`  your tools  ${setLine(set)}\n`);
-  for (const l of [...refusalLines(set), ...freeTextLines(set), ...formLines(set, flows), ...dialLines(set, flows)]) out(`  ${l}\n`);
+  for (const l of summaryLines(set, flows)) out(`  ${l}\n`);
   if (!flows.length) out("  note        depth and shape need a declared flow: --own-flow FROM.FIELD:TO.PARAM to init, or flows: in worlds/tools.yaml\n");
   out("next: worlds tools generate\n");
   return 0;

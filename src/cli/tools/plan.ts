@@ -2,7 +2,7 @@
 // the cost from each task's shortest conversation at the model's price, the cap the run stops at, the folder.
 import { resolve } from "node:path";
 import { mergePrices, modelLabel, parseModelName, priceOf, SHIPPED_PRICES, type Price } from "../../core/models/index";
-import { dollarsText, planRun } from "../../core/kinds/tools/plan";
+import { DEFAULT_MODEL_CAP_DOLLARS, dollarsText, planRun, type ToolsPlan } from "../../core/kinds/tools/plan";
 import type { ToolsTask } from "../../core/kinds/tools/tasks/generate";
 import { TOKENIZER } from "../../core/kinds/tools/dials/tokens";
 import { readPrices } from "../models/setup";
@@ -31,12 +31,31 @@ function priceFor(f: PlanFlags, env: NodeJS.ProcessEnv, cwd: string): { label: s
   return { label: modelLabel(parsed.value), price: priceOf(table, parsed.value) };
 }
 
-export function planLines(t: LoadedTools, tasks: ToolsTask[], runs: number, f: PlanFlags, env = process.env, cwd = process.cwd()): string[] {
+export interface RunSpend {
+  model: { label: string; price: Price | null } | null;
+  plan: ToolsPlan;
+  /** The cap the run stops at: --model-budget, else the default when the model has a price; null when none holds. */
+  cap: number | null;
+  capText: string;
+}
+
+/** The plan's cost and the cap, shared by --dry-run and by the question a --model run asks before it spends. */
+export function runSpend(t: LoadedTools, tasks: ToolsTask[], runs: number, f: PlanFlags, env = process.env, cwd = process.cwd()): RunSpend {
   const model = priceFor(f, env, cwd);
   const clockUnix = Math.floor(Date.parse(t.config.clock) / 1000);
-  const p = planRun(tasks, runs, { clockUnix, price: model?.price ?? null });
-  const cap = f["model-budget"];
-  const capText = cap !== undefined ? `the run stops at ${dollarsText(cap)}` : "no cap (--model-budget USD sets the one the run stops at)";
+  const plan = planRun(tasks, runs, { clockUnix, price: model?.price ?? null });
+  const given = f["model-budget"];
+  const cap = given ?? (model?.price ? DEFAULT_MODEL_CAP_DOLLARS : null);
+  const capText =
+    given !== undefined ? `the run stops at ${dollarsText(given)}`
+    : cap !== null ? `the run stops at ${dollarsText(cap)} (the default; --model-budget USD sets another)`
+    : model ? "no cap holds without a price (--model-prices FILE gives one, and then the run stops at $1.00)"
+    : "no cap (--model-budget USD sets the one the run stops at)";
+  return { model, plan, cap, capText };
+}
+
+export function planLines(t: LoadedTools, tasks: ToolsTask[], runs: number, f: PlanFlags, env = process.env, cwd = process.cwd()): string[] {
+  const { model, plan: p, capText } = runSpend(t, tasks, runs, f, env, cwd);
   const against = model ? ` against ${model.label}` : "";
   const cost =
     !model ? "not estimated: the agent is your command and worlds does not see its model (--model P:M runs worlds' own agent)"

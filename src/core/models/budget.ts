@@ -22,9 +22,17 @@ export class MemoryBudget implements Budget {
   private spent = 0;
   private reserved = 0;
 
-  constructor(readonly limitMicros: number) {}
+  /**
+   * `reserveAtMost`: a caller that knows what a call is likely to cost (a tools run's plan) reserves that instead of
+   * the worst case, so a small cap still lets calls through; the call then settles on what it really cost.
+   */
+  constructor(
+    readonly limitMicros: number,
+    private readonly reserveAtMost: number = Infinity,
+  ) {}
 
-  async reserve(micros: number): Promise<Reservation | null> {
+  async reserve(worst: number): Promise<Reservation | null> {
+    const micros = Math.min(worst, this.reserveAtMost);
     if (this.spent + this.reserved + micros > this.limitMicros) return null;
     this.reserved += micros;
     return { micros };

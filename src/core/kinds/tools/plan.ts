@@ -54,6 +54,8 @@ export interface ToolsPlan {
   episodes: number;
   calls: { shortest: number; expected: number; atMost: number; perEpisode: number };
   tokens: { input: number; output: number };
+  /** The model calls if every task is solved the shortest way (what a call's reservation is estimated from). */
+  turns: number;
   /** Null when the model has no price (or the agent is a command worlds cannot see into). */
   dollars: number | null;
 }
@@ -64,6 +66,7 @@ export function planRun(tasks: readonly ToolsTask[], runs: number, o: { clockUni
   let atMost = 0;
   let input = 0;
   let output = 0;
+  let turns = 0;
   for (const t of tasks) {
     shortest += t.expected.calls.length;
     expected += t.expected.calls.length + t.world.task.faults.length;
@@ -71,11 +74,21 @@ export function planRun(tasks: readonly ToolsTask[], runs: number, o: { clockUni
     const e = shortestEpisode(t, o.clockUnix, o.system);
     input += e.input;
     output += e.output;
+    turns += e.turns;
   }
   const perEpisode = Math.max(0, ...tasks.map((t) => t.world.max_calls));
   const dollars = o.price ? (runs * (input * o.price.input + output * o.price.output)) / 1e6 : null;
-  return { episodes: tasks.length * runs, calls: { shortest: shortest * runs, expected: expected * runs, atMost: atMost * runs, perEpisode }, tokens: { input: input * runs, output: output * runs }, dollars };
+  return { episodes: tasks.length * runs, calls: { shortest: shortest * runs, expected: expected * runs, atMost: atMost * runs, perEpisode }, tokens: { input: input * runs, output: output * runs }, turns: turns * runs, dollars };
 }
+
+/** A `--model` run without `--model-budget` stops here: nobody spends more than a dollar by leaving a flag out. */
+export const DEFAULT_MODEL_CAP_DOLLARS = 1;
+
+/**
+ * What one model call reserves against the cap: twice the plan's mean per call (the estimate is held within a
+ * factor of two of real runs), so a cap a few calls wide still runs them; each call settles on its real usage.
+ */
+export const reservePerCallMicros = (p: ToolsPlan): number | undefined => (p.dollars !== null && p.turns > 0 ? Math.ceil((2 * p.dollars * 1e6) / p.turns) : undefined);
 
 /** `$0.0052`: cents and below shown to four places, so a cheap run does not read as free. */
 export const dollarsText = (d: number) => (d >= 1 ? `$${d.toFixed(2)}` : `$${d.toFixed(4)}`);

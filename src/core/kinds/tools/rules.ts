@@ -11,6 +11,8 @@ const UNCHECKABLE = [
 ] as const;
 
 export const MAX_SCHEMA_NESTING = 3;
+/** Marks a $ref a reader left unexpanded because it sits deeper than any rule reads (not because it recurs). */
+export const CUT = "x-worlds-cut";
 export const NAME_RULE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Characters outside the providers' set become `_`; a name over 64 characters keeps 55 and 8 of its digest. */
@@ -19,12 +21,13 @@ export function renameTool(name: string, digestHex: string): string {
   return safe.length <= 64 ? safe : `${safe.slice(0, 55)}_${digestHex.slice(0, 8)}`;
 }
 
-/** Why an argument (or output) schema cannot be simulated exactly, or null. Level 1 is the arguments object. */
-export function schemaRefusal(schema: unknown, where: "arguments" | "output"): string | null {
-  if (!isObject(schema)) return `its ${where} schema is not a JSON object schema`;
+/** Why an argument schema cannot be checked exactly, or null. Level 1 is the arguments object. (Answers are
+ * drawn, not checked: answer-schema.ts.) */
+export function schemaRefusal(schema: unknown): string | null {
+  if (!isObject(schema)) return "its argument schema is not a JSON object schema";
   const types = typeOf(schema);
-  if (!types.includes("object")) return `its ${where} schema is not a JSON object schema (type ${JSON.stringify(schema.type ?? null)})`;
-  return walk(schema, 1, where === "arguments" ? "" : "output.");
+  if (!types.includes("object")) return `its argument schema is not a JSON object schema (type ${JSON.stringify(schema.type ?? null)})`;
+  return walk(schema, 1, "");
 }
 
 function typeOf(s: Record<string, unknown>): string[] {
@@ -37,7 +40,8 @@ function typeOf(s: Record<string, unknown>): string[] {
 function walk(s: Record<string, unknown>, level: number, path: string): string | null {
   const at = path ? ` (at ${path.replace(/\.$/, "")})` : "";
   for (const k of UNCHECKABLE) if (Object.hasOwn(s, k)) return `its schema uses ${k}${at}, which the simulator cannot check exactly`;
-  if (typeof s.$ref === "string") return `its schema has a recursive reference${at} (${s.$ref})`;
+  if (typeof s.$ref === "string")
+    return s[CUT] === true ? `its schema nests deeper than ${MAX_SCHEMA_NESTING} levels${at}` : `its schema has a recursive reference${at} (${s.$ref})`;
   if (isObject(s.additionalProperties)) return `its schema has a schema-valued additionalProperties${at}`;
   if (s.type === "file" || s.format === "binary" || s.format === "byte" || s.contentMediaType !== undefined || s.contentEncoding !== undefined)
     return `it takes a file or binary data${at}`;

@@ -29,8 +29,10 @@ export async function prepareToolsRun(req: HostedToolsRequest, only: readonly st
   const file = req.config_file ?? DEFAULT_TOOLS_CONFIG;
   try {
     const config = parseToolsConfig(req.config, `tools.config (${file})`);
-    const set = await importToolSet(req.file, { format: config.format, name: config.name, read: config.read, write: config.write });
-    if (set.setRefusal) return refuse("tools_refused", `tools.file (${config.file}): ${set.setRefusal}`);
+    const set = await importToolSet(req.file, { format: config.format, name: config.name, read: config.read, write: config.write, include: config.include, exclude: config.exclude });
+    // Each refused tool is named even when the set falls as a whole: the verdict alone says nothing to mend.
+    if (set.setRefusal)
+      return refuse("tools_refused", `tools.file (${config.file}): ${set.setRefusal}${set.refused.length ? ` (refused: ${set.refused.map((r) => `${r.name}: ${r.reason}`).join("; ")})` : ""}`);
     const flows = configFlows(config, set, `tools.config (${file})`);
     const tasks = (await generateToolsArms(set, config, flows)).flatMap((a) => a.tasks);
     const picked = selectToolsTasks(tasks, only);

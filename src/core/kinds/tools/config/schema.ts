@@ -22,6 +22,10 @@ export const toolsConfig = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_. -]{0,63}$/, "1-64 letters, digits, spaces, dots, dashes or underscores"),
   read: z.array(z.string().min(1)).default([]),
   write: z.array(z.string().min(1)).default([]),
+  /** Which of the file's tools (operations) to take: globs on names, tag:NAME, path:/v1/x*, or GET/POST...; read
+   * before anything else in the file, and part of the digest every task id carries. */
+  include: z.array(z.string().trim().min(1)).default([]),
+  exclude: z.array(z.string().trim().min(1)).default([]),
   /** What a request says instead of the tool's description: {tool: "refund an order"}. */
   intents: z.record(z.string(), z.string().min(1)).default({}),
   flows: z

@@ -26,9 +26,12 @@ export function looksLikeMcp(doc: unknown): boolean {
   return !!ps && ps.every((p) => (p.tools as unknown[]).every(isMcpTool));
 }
 
-function effectOf(annotations: unknown): ToolEffect {
-  if (!isObject(annotations)) return "unknown";
-  return annotations.readOnlyHint === true ? "read" : "write";
+function effectOf(annotations: unknown): { effect: ToolEffect; effectRule: string } {
+  if (!isObject(annotations)) return { effect: "unknown", effectRule: "no MCP annotations" };
+  if (annotations.readOnlyHint === true) return { effect: "read", effectRule: "MCP readOnlyHint: true" };
+  if (annotations.readOnlyHint === false) return { effect: "write", effectRule: "MCP readOnlyHint: false" };
+  if (annotations.destructiveHint !== undefined) return { effect: "write", effectRule: "MCP destructiveHint without readOnlyHint" };
+  return { effect: "write", effectRule: "MCP annotations without readOnlyHint" };
 }
 
 export function readMcp(doc: unknown): RawTool[] {
@@ -43,7 +46,7 @@ export function readMcp(doc: unknown): RawTool[] {
         description: typeof tool.description === "string" ? tool.description : typeof tool.title === "string" ? tool.title : "",
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
-        effect: effectOf(tool.annotations),
+        ...effectOf(tool.annotations),
       };
     }),
   );

@@ -29,6 +29,7 @@ export function readOpenAi(doc: unknown): RawTool[] {
       description: typeof fn.description === "string" ? fn.description : "",
       inputSchema: fn.parameters ?? undefined,
       effect: "unknown",
+      effectRule: "not stated by an OpenAI tools file",
     };
   });
 }

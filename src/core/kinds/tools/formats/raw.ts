@@ -20,6 +20,8 @@ export interface RawTool {
   errorSchemas?: Partial<Record<string, unknown>>;
   /** What the file itself says about the effect. */
   effect: ToolEffect;
+  /** Which of the format's rules decided `effect`, as the summary names it ("HTTP method GET"). */
+  effectRule: string;
   /** A reason the reader already knows the tool cannot be used (an OpenAPI name clash, a file body...). */
   refusal?: string;
 }

@@ -68,7 +68,18 @@ export function answerCall(block: ToolsWorldBlock, call: ToolCall, state: Episod
   }
   const make = () => resultOf(block, call, clockUnix);
   const result = memo ? structuredClone(memo(`${block.set.sha256}:${block.draw_seed}:${block.task.id}:${key}`, make)) : make();
+  const warnings = extraArguments(tool.inputSchema, call.arguments, tool.name);
+  // A schema that does not forbid extra arguments accepts them, and a call with one is not the call a task
+  // expects: the answer says so, so the agent (and the trace) can see why a write did not count.
+  if (warnings.length && !Object.hasOwn(result, "warnings")) result.warnings = warnings;
   return { outcome: { ok: true, result }, effect, counted: true, key };
+}
+
+function extraArguments(schema: Record<string, unknown>, args: Record<string, unknown>, tool: string): string[] {
+  const props = typeof schema.properties === "object" && schema.properties !== null ? Object.keys(schema.properties) : [];
+  return Object.keys(args)
+    .filter((k) => !props.includes(k))
+    .map((k) => `'${k}' is not a parameter of ${tool} (its parameters: ${props.join(", ") || "none"}); the call was accepted with it, as a different call from one without it`);
 }
 
 /** The answer's content: drawn from the output schema (or {ok, id}), then the values the task hands over. */

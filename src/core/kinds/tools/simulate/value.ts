@@ -53,10 +53,11 @@ function word(d: Draw, min: number, max: number): string {
   return w.slice(0, target);
 }
 
+/** Cut or padded to the bounds, and never starting or ending with a space (a cut can land just after one). */
 function fitLength(s: string, min: number, max: number, d: Draw): string {
-  let out = s;
-  while ([...out].length < min) out += d.pick(SYLLABLES);
-  return [...out].slice(0, max).join("");
+  let out = [...s].slice(0, max).join("").trimEnd();
+  while ([...out].length < Math.min(min, max)) out = [...(out + d.pick(SYLLABLES))].slice(0, max).join("").trimEnd();
+  return out;
 }
 
 /** A string for a parameter; `name` shapes ids (`order_id` gets "K3X9QZ", a note gets words). */
@@ -106,8 +107,9 @@ export function makeValue(schema: unknown, d: Draw, name: string, clockUnix: num
     case "boolean":
       return d.next() < 0.5;
     case "array": {
-      const min = typeof s.minItems === "number" ? s.minItems : 1;
-      const max = typeof s.maxItems === "number" ? s.maxItems : Math.max(min, 3);
+      // One to three items unless the schema bounds them (maxItems 0 is an empty list, however minItems defaults).
+      const max = typeof s.maxItems === "number" ? s.maxItems : Math.max(typeof s.minItems === "number" ? s.minItems : 1, 3);
+      const min = typeof s.minItems === "number" ? s.minItems : Math.min(1, max);
       return Array.from({ length: d.int(min, Math.max(min, max)) }, (_, i) => makeValue(s.items, d.child(String(i)), name, clockUnix, level + 1));
     }
     case "object": {

@@ -90,3 +90,23 @@ describe("generating tasks on the spec's set", () => {
     expect(a).toMatchObject({ ok: true, result: { ok: true, id: expect.stringMatching(/^[A-Z0-9]{8}$/) } });
   });
 });
+
+describe("a read that answers a list", () => {
+  it("hands its value over from inside the list (data[].id), and the careful agent passes read then call", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/orders": { get: { operationId: "listOrders", description: "List the orders of a customer.", parameters: [{ name: "customer", in: "query", required: true, schema: { type: "string", maxLength: 8 } }], responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "string" }, total: { type: "number" } } } } } } } } } },
+        "/orders/{id}/cancel": { post: { operationId: "cancelOrder", description: "Cancel an order.", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", maxLength: 12 } }], responses: { "204": { description: "cancelled" } } } },
+      },
+    };
+    const set = await importToolSet(JSON.stringify(doc), { name: "shop" });
+    const tasks = await generateTasks(set, { arm: "read-then-call", count: 3, seed: 1, clockUnix: CLOCK });
+    for (const t of tasks) {
+      expect(t.world.task.deliveries.map((d) => d.path)).toEqual(["data[].id"]);
+      expect(t.request).toContain("using the data.id it reports as id");
+      expect(solve(t).grade("done").verdict).toBe("passed");
+    }
+  });
+});

@@ -134,17 +134,26 @@ function callPlan(p: PlanInput): Plan {
   throw new CannotGenerate("no target tool's arguments can be made up from its schema");
 }
 
-function readThenCallPlan(p: PlanInput): Plan {
+/** Every (read, write, parameter, answer field) read then call can be made of: the one rule generate, init and
+ * doctor all use, so a form init writes is one generate makes. */
+export function readThenCallPairs(set: ToolSet): Array<[ImportedTool, ImportedTool, string, string]> {
   const pairs: Array<[ImportedTool, ImportedTool, string, string]> = [];
-  for (const w of p.targets) {
+  for (const w of set.tools.filter((t) => t.target)) {
     const param = handoverParam(w);
     if (!param) continue;
-    for (const r of p.reads) {
+    for (const r of set.tools.filter((t) => t.effect === "read" && t.checkable.length > 0)) {
       const field = answerField(r, param);
       if (field) pairs.push([r, w, param, field]);
     }
   }
-  if (!pairs.length) throw new CannotGenerate("read then call needs a read tool with a checkable argument and a write with a checkable string argument");
+  return pairs;
+}
+
+export const READ_THEN_CALL_NEEDS = "read then call needs a read tool with a checkable argument whose answer has a plain string field, and a target with a checkable string argument";
+
+function readThenCallPlan(p: PlanInput): Plan {
+  const pairs = readThenCallPairs(p.set);
+  if (!pairs.length) throw new CannotGenerate(READ_THEN_CALL_NEEDS);
   const [read, write, param, field] = pairs[p.index % pairs.length];
   return handover(p, read, write, field, param, false);
 }

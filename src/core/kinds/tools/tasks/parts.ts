@@ -61,10 +61,25 @@ export function handoverParam(tool: ImportedTool): string | null {
   return p ?? null;
 }
 
-/** The answer field that carries the handed-over value: a plain string field of the read's output, else `id`. */
+/**
+ * The answer field that carries the handed-over value: a plain string field of the read's output, else one of
+ * the items of a list it answers (`data[].id`: the record is found inside the list), else `id` with no schema.
+ */
 export function answerField(read: ImportedTool, param: string): string | null {
   if (!read.outputSchema) return "id";
+  const top = plainField(read.outputSchema, param);
+  if (top) return top;
   const props = isObject(read.outputSchema.properties) ? read.outputSchema.properties : {};
+  for (const [k, s] of Object.entries(props)) {
+    const items = isObject(s) && s.type === "array" && isObject(s.items) && s.maxItems !== 0 ? s.items : null;
+    const inner = items ? plainField(items, param) : null;
+    if (inner) return `${k}[].${inner}`;
+  }
+  return null;
+}
+
+function plainField(schema: Record<string, unknown>, param: string): string | null {
+  const props = isObject(schema.properties) ? schema.properties : {};
   const plain = Object.keys(props).filter((k) => {
     const s = props[k];
     return isObject(s) && s.type === "string" && s.enum === undefined && s.format === undefined && s.pattern === undefined && s.const === undefined;
@@ -144,7 +159,7 @@ export function chainPlan(steps: ChainStep[], o: ChainOptions): Plan & { sentenc
       if (o.firstVia && handed.length) sentences.push(`Then ${lowerFirst(intent)}, using ${o.firstVia} as ${handed.join(" and ")}${values ? `, with ${values}` : ""}.`);
       else sentences.push(`${intent}${values ? `: ${values}` : ""}.`);
     } else {
-      const how = o.declared ? `the ${link.field.replace(/\[\]/g, "")} it gives you` : `the ${link.field} it reports`;
+      const how = o.declared ? `the ${link.field.replace(/\[\]/g, "")} it gives you` : `the ${link.field.replace(/\[\]/g, "")} it reports`;
       const rest = statedValues(args, [link.param]);
       sentences.push(`Then ${lowerFirst(intent)}, using ${how} as ${link.param}${rest ? `, with ${rest}` : ""}.`);
     }
