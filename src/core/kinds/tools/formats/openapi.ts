@@ -22,10 +22,24 @@ export function looksLikeOpenApi(doc: unknown): boolean {
  * cut (left a marked $ref), so a document whose schemas refer to each other costs what the rules look at. */
 const ARGUMENT_LEVELS = MAX_SCHEMA_NESTING + 2;
 const ANSWER_LEVELS = MAX_ANSWER_NESTING + 2;
+/** An error body is drawn for its envelope (a type, a code, a message): objects it names deeper are left out. */
+const ERROR_LEVELS = 2;
 
 export class Resolver {
   private nodes = 0;
+  /** Error responses already expanded, by their text as written: most operations declare the same one. */
+  private readonly shared = new Map<string, unknown>();
   constructor(private readonly doc: Record<string, unknown>, private readonly selected: boolean) {}
+
+  /**
+   * `resolve` for a part that many operations repeat as written (an API's one error response under every
+   * status of every operation): expanded once and counted once against the bound.
+   */
+  resolveShared(value: unknown, limit: number, answer: boolean): unknown {
+    const key = `${limit}:${answer}:${JSON.stringify(value)}`;
+    if (!this.shared.has(key)) this.shared.set(key, this.resolve(value, limit, [], 1, answer));
+    return this.shared.get(key);
+  }
 
   lookup(ref: string): unknown {
     if (!ref.startsWith("#/")) throw new ToolFileError(`$ref '${ref}' points outside the document; only local references (#/...) are read`);
@@ -126,7 +140,7 @@ function errorsOf(op: Record<string, unknown>, r: Resolver): { errorSchemas?: Re
   const out: Record<string, unknown> = Object.create(null);
   for (const status of Object.values(TOOL_ERROR_STATUS).map(String)) {
     const key = find(status) ?? find(`${status[0]}XX`) ?? find("DEFAULT");
-    const res = key === undefined ? undefined : r.resolve(responses[key], ANSWER_LEVELS, [], 1, true);
+    const res = key === undefined ? undefined : r.resolveShared(responses[key], ERROR_LEVELS, true);
     const found = isObject(res) ? jsonSchemaOf(res.content) : null;
     if (!found || !("schema" in found)) continue;
     const s = normalise(found.schema, "writeOnly");
