@@ -46,9 +46,11 @@ export async function solveLiterally(task, { base, key, twice = false, silent = 
     return { status: res.status, body: await res.json() };
   };
   const tools = task.tools.map((t) => t.function);
+  // A tool is named by its description's first sentence, or, when it has none, as the operation of its name.
+  const opening = (t) => firstSentence(t.description ?? "") || `Carry out the ${t.name.replace(/[_-]+/g, " ")} operation`;
   const toolFor = (sentence) => {
     const s = sentence.toLowerCase();
-    return tools.find((t) => s.startsWith(firstSentence(t.description).toLowerCase()) && firstSentence(t.description)) ?? null;
+    return tools.find((t) => s.startsWith(opening(t).toLowerCase())) ?? null;
   };
   let last = null;
   let lastWrite = null;

@@ -22,10 +22,24 @@ export function looksLikeOpenApi(doc: unknown): boolean {
  * cut (left a marked $ref), so a document whose schemas refer to each other costs what the rules look at. */
 const ARGUMENT_LEVELS = MAX_SCHEMA_NESTING + 2;
 const ANSWER_LEVELS = MAX_ANSWER_NESTING + 2;
+/** An error body is drawn for its envelope (a type, a code, a message): objects it names deeper are left out. */
+const ERROR_LEVELS = 2;
 
 export class Resolver {
   private nodes = 0;
+  /** Error responses already expanded, by their text as written: most operations declare the same one. */
+  private readonly shared = new Map<string, unknown>();
   constructor(private readonly doc: Record<string, unknown>, private readonly selected: boolean) {}
+
+  /**
+   * `resolve` for a part that many operations repeat as written (an API's one error response under every
+   * status of every operation): expanded once and counted once against the bound.
+   */
+  resolveShared(value: unknown, limit: number, answer: boolean): unknown {
+    const key = `${limit}:${answer}:${JSON.stringify(value)}`;
+    if (!this.shared.has(key)) this.shared.set(key, this.resolve(value, limit, [], 1, answer));
+    return this.shared.get(key);
+  }
 
   lookup(ref: string): unknown {
     if (!ref.startsWith("#/")) throw new ToolFileError(`$ref '${ref}' points outside the document; only local references (#/...) are read`);
@@ -40,35 +54,46 @@ export class Resolver {
 
   /**
    * A copy with every local $ref replaced by its target; a reference back into its own chain stays a $ref, and
-   * one past `limit` object levels (each `properties` entry is a level) stays a $ref marked as cut.
+   * one past `limit` object levels (each `properties` entry is a level) stays a $ref marked as cut. Vendor
+   * extensions (`x-...`) are not schemas and are left out. In an answer (`answer`), a union that offers a scalar
+   * beside references (Stripe's expandable fields: an id, or the object when asked to expand it) keeps its
+   * references cut: the API answers the id unless expanded, and expanding every such field through a document
+   * whose objects all refer to each other is what makes a real API's answers explode.
    */
-  resolve(value: unknown, limit: number, chain: readonly string[] = [], level = 1): unknown {
+  resolve(value: unknown, limit: number, chain: readonly string[] = [], level = 1, answer = false): unknown {
     if (++this.nodes > MAX_EXPANDED_NODES)
       throw new ToolFileError(
         `the ${this.selected ? "chosen operations'" : "document's"} $refs expand to more than ${MAX_EXPANDED_NODES} schema nodes; choose the operations you need with --own-include (e.g. 'path:/v1/refunds*', 'tag:NAME', an operationId glob) and --own-exclude`,
       );
-    if (Array.isArray(value)) return value.map((v) => this.resolve(v, limit, chain, level));
+    if (Array.isArray(value)) return value.map((v) => this.resolve(v, limit, chain, level, answer));
     if (!isObject(value)) return value;
     if (typeof value.$ref === "string") {
       const ref = value.$ref;
       if (chain.includes(ref)) return { $ref: ref };
       if (level > limit) return { $ref: ref, [CUT]: true };
-      const target = this.resolve(this.lookup(ref), limit, [...chain, ref], level);
+      const target = this.resolve(this.lookup(ref), limit, [...chain, ref], level, answer);
       // 3.1 lets a $ref's siblings (a description) override the target's.
       const { $ref: _ref, ...siblings } = value;
-      return isObject(target) ? { ...target, ...(this.resolve(siblings, limit, chain, level) as Record<string, unknown>) } : target;
+      return isObject(target) ? { ...target, ...(this.resolve(siblings, limit, chain, level, answer) as Record<string, unknown>) } : target;
     }
     const out: Record<string, unknown> = Object.create(null);
     for (const [k, v] of Object.entries(value)) {
+      if (k.startsWith("x-")) continue;
       if (k === "properties" && isObject(v)) {
         const props: Record<string, unknown> = Object.create(null);
-        for (const [name, child] of Object.entries(v)) props[name] = this.resolve(child, limit, chain, level + 1);
+        for (const [name, child] of Object.entries(v)) props[name] = this.resolve(child, limit, chain, level + 1, answer);
         out[k] = props;
-      } else out[k] = this.resolve(v, limit, chain, level);
+      } else if (answer && (k === "anyOf" || k === "oneOf") && Array.isArray(v) && v.some(isScalarBranch)) {
+        out[k] = v.map((b) => (isObject(b) && typeof b.$ref === "string" ? { $ref: b.$ref, [CUT]: true } : this.resolve(b, limit, chain, level, answer)));
+      } else out[k] = this.resolve(v, limit, chain, level, answer);
     }
     return out;
   }
 }
+
+const SCALARS = new Set(["string", "integer", "number", "boolean"]);
+/** A union branch that is a plain scalar (no reference, no object), as an expandable field's id is. */
+const isScalarBranch = (b: unknown): boolean => isObject(b) && b.$ref === undefined && typeof b.type === "string" && SCALARS.has(b.type);
 
 /** 3.0's `nullable` and boolean exclusive bounds, in 3.1's spelling, so the rules read one dialect. */
 function normalise(schema: unknown, drop: "readOnly" | "writeOnly"): unknown {
@@ -115,7 +140,7 @@ function errorsOf(op: Record<string, unknown>, r: Resolver): { errorSchemas?: Re
   const out: Record<string, unknown> = Object.create(null);
   for (const status of Object.values(TOOL_ERROR_STATUS).map(String)) {
     const key = find(status) ?? find(`${status[0]}XX`) ?? find("DEFAULT");
-    const res = key === undefined ? undefined : r.resolve(responses[key], ANSWER_LEVELS);
+    const res = key === undefined ? undefined : r.resolveShared(responses[key], ERROR_LEVELS, true);
     const found = isObject(res) ? jsonSchemaOf(res.content) : null;
     if (!found || !("schema" in found)) continue;
     const s = normalise(found.schema, "writeOnly");
@@ -132,7 +157,7 @@ function outputOf(op: Record<string, unknown>, r: Resolver): unknown {
   const responses = isObject(op.responses) ? op.responses : {};
   const codes = Object.keys(responses).filter((c) => /^2(\d\d|XX)$/i.test(c)).sort();
   for (const code of codes) {
-    const res = r.resolve(responses[code], ANSWER_LEVELS);
+    const res = r.resolve(responses[code], ANSWER_LEVELS, [], 1, true);
     const found = isObject(res) ? jsonSchemaOf(res.content) : null;
     if (found && "schema" in found && found.schema !== undefined) return normalise(found.schema, "writeOnly");
   }
