@@ -40,7 +40,7 @@ export function hostedResults(i: HostedResultsInput): Results {
     runs_requested: i.runsRequested,
     tasks: { file: i.file, hashes: i.hashes, pack: null },
     rubric: i.rubric,
-    invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], replay_flags: i.replayFlags ?? [], ...(i.kind === "tools" ? { command: ["tools", "run"], source_flags: ["--config", i.file] } : i.kind === "evals" ? { command: ["evals", "run"], source_flags: [i.file] } : {}) },
+    invocation: { agent_command: [i.agentUrl], server_flags: ["--url", i.origin], server_env: [], replay_flags: i.replayFlags ?? [], ...(i.kind === "tools" ? { command: ["tools", "run"], source_flags: ["--config", i.file] } : i.kind === "evals" ? { command: ["evals", "run"], source_flags: [i.file] } : {}) },
     episodes: i.episodes,
     run_checks: runChecks,
     judge: i.judge ?? null,
