@@ -1,6 +1,7 @@
 // The framework agents in examples/agents/frameworks/ end to end, unchanged but for the environment: each under
 // `worlds passk --server auto`, its model the scripted one (no key, no network), its tools the world's MCP
-// endpoint, in the framework's default model API and in its other one, streamed and not. Each must be graded
+// endpoint, in the framework's default model API and in its other one, streamed and not. The agents on the bare
+// model SDKs (openai, @anthropic-ai/sdk) run their own tool loops, the Anthropic one over Messages. Each must be graded
 // right on the duplicate-refund ticket, and the scripted server must have seen the API and the streaming the
 // mode asks for (every case names its own model id, so the cases can share the server and run side by side).
 import { mkdtempSync } from "node:fs";
@@ -12,14 +13,14 @@ import { killAllStarted, ROOT, runCli } from "./helpers/cli";
 import { startScriptedModel } from "./helpers/scripted-local";
 import { assertValidResults } from "./helpers/validate-results";
 
-type Api = "chat" | "responses";
+type Api = "chat" | "responses" | "messages";
 interface Case {
-  agent: "ai-sdk" | "openai-agents" | "langgraph";
+  agent: "ai-sdk" | "openai-agents" | "langgraph" | "openai-sdk" | "anthropic-sdk";
   api: Api;
   stream: boolean;
 }
 
-const PATH: Record<Api, string> = { chat: "/v1/chat/completions", responses: "/v1/responses" };
+const PATH: Record<Api, string> = { chat: "/v1/chat/completions", responses: "/v1/responses", messages: "/v1/messages" };
 // Each framework's default API first (the Responses API for the AI SDK and the Agents SDK, Chat Completions for
 // LangChain), then its other one.
 const CASES: Case[] = (
@@ -27,6 +28,8 @@ const CASES: Case[] = (
     ["ai-sdk", ["responses", "chat"]],
     ["openai-agents", ["responses", "chat"]],
     ["langgraph", ["chat", "responses"]],
+    ["openai-sdk", ["responses", "chat"]],
+    ["anthropic-sdk", ["messages"]],
   ] as const
 ).flatMap(([agent, apis]) => apis.flatMap((api) => [false, true].map((stream) => ({ agent, api, stream }))));
 
@@ -45,7 +48,7 @@ async function passk(c: Case): Promise<void> {
   const cwd = mkdtempSync(join(tmpdir(), "worlds-fw-"));
   const res = await runCli(
     ["passk", "--tasks", join(ROOT, "examples/agents/selftest.tasks.yaml"), "--task", "SELF-1", "--server", "auto", "--json", "--no-cache", "--", "node", join(ROOT, `examples/agents/frameworks/${c.agent}.mjs`)],
-    { cwd, env: { OPENAI_BASE_URL: model.env.OPENAI_BASE_URL, OPENAI_API_KEY: undefined, OPENAI_MODEL: modelId(c), AGENT_API: c.api, AGENT_STREAM: c.stream ? "1" : "0" }, timeoutMs: 120_000 },
+    { cwd, env: { ...model.env, OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, OPENAI_MODEL: modelId(c), ANTHROPIC_MODEL: modelId(c), AGENT_API: c.api, AGENT_STREAM: c.stream ? "1" : "0" }, timeoutMs: 120_000 },
   );
   expect(res.code, `${modelId(c)}: ${res.stderr}`).toBe(0);
   const doc = JSON.parse(res.stdout) as { status: string; runs: { worlds: { task: string; verdict: string; reply: { excerpt: string } | null }[] }[] };
