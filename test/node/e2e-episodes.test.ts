@@ -59,8 +59,8 @@ describe("the episode API", () => {
       { role: "assistant", content: "What is the email on the account?" },
       { role: "user", content: "It's dana@example.com." },
       { role: "assistant", content: "I have refunded the duplicate charge." },
+      // The output the agent sends with the grade is the message the person already heard: recorded once.
       { role: "user", content: "Thank you!" },
-      { role: "assistant", content: "I have refunded the duplicate charge." },
     ]);
     expect(graded.json.tool_calls.map((c: { tool: string; arguments: unknown }) => [c.tool, c.arguments])).toEqual([
       ["orders__get", { order_id: "A-1001" }],
@@ -89,11 +89,11 @@ describe("the episode API", () => {
     const ownGrader = await post("/admin/episodes", { task: { ...task, grader: { kind: "my-check" } } });
     expect(ownGrader).toMatchObject({ status: 400, json: { error: { code: "unsupported_grader", message: expect.stringContaining("grader kind 'my-check' is your own code") } } });
     expect(await post("/admin/episodes", { task: { tasks: [tasks[0], tasks[1]] } })).toMatchObject({ status: 400, json: { error: { code: "invalid_task", message: "Send one task, not a benchmark." } } });
-    // Read fine, but its recorded results are more than one world stores: refused before any world is made.
+    // Its recorded results are more than one world stores: refused as the task is read, naming the recording.
     const env = task.environment as { observations: Array<Record<string, unknown>> };
     const huge = { ...task, environment: { ...env, observations: [{ ...env.observations[0], result: "x".repeat(2_600_000) }] } };
     const tooLarge = await post("/admin/episodes", { task: huge, person: "openai:person-model", judge: "openai:judge-model" });
-    expect(tooLarge).toMatchObject({ status: 400, json: { error: { code: "invalid_task", message: expect.stringMatching(/^task duplicate-charge-refund: its replay world could not be built: .* at most 2000000/) } } });
+    expect(tooLarge).toMatchObject({ status: 400, json: { error: { code: "invalid_task", message: expect.stringMatching(/task duplicate-charge-refund: environment\.observations\[0\]\.result: .* at most 2000000 .*this recording alone is \d+ bytes$/) } } });
     expect(await post("/admin/episodes", { task }, { "content-type": "application/json" })).toMatchObject({ status: 401 });
     expect(await post("/admin/episodes/ep_AAAAAAAAAAAAAAAA/grade", {})).toMatchObject({ status: 404, json: { error: { code: "episode_not_found" } } });
   }, 120_000);

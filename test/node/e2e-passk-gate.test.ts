@@ -37,7 +37,8 @@ describe("passk --gate / --baseline and worlds compare, end to end", () => {
     const lines = res.stdout.trimEnd().split("\n");
     expect(res.stdout).toContain("gates (met only when the interval's bound clears them):\n  ? pass^3>=0.8 undecided — pass^3 100% [43.8%–100%] over 3 tasks");
     expect(lines.at(-2)).toMatch(/^status: policy_failed \(exit 1\) — gate not met: pass\^3>=0\.8 undecided/);
-    expect(lines.at(-1)).toMatch(/^next: run enough to decide: worlds passk --tasks examples\/agents\/selftest\.tasks\.yaml --server auto --runs 16 --gate 'pass\^3>=0\.8' --gate 'dollars_wrong<=0' -- node /);
+    // A local run's suggestion names no server: with none named, the command runs the local one.
+    expect(lines.at(-1)).toMatch(/^next: run enough to decide: worlds passk --tasks examples\/agents\/selftest\.tasks\.yaml --runs 16 --gate 'pass\^3>=0\.8' --gate 'dollars_wrong<=0' -- node /);
   }, SLOW);
 
   it("--baseline prints the comparison inline and records it; worlds compare reads both files", async () => {
