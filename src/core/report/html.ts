@@ -40,6 +40,9 @@ function money(r: Results, cents: number): string {
   return formatMoney(cents, r.currency);
 }
 
+/** Money is graded on account worlds (and families over them); a tools or evals run has no dollar wrong to show. */
+const gradesMoney = (r: Results): boolean => r.rerun?.kind !== "tools" && r.rerun?.kind !== "evals";
+
 function header(r: Results): string {
   const meta = [
     `seed <b>${esc(r.tasks.seed.name)}</b>`,
@@ -59,12 +62,14 @@ function crashTest(r: Results): string {
   const first = ct.suite.pass_hat_k[0];
   const tiles = [
     tile("flawless runs", `${ct.flawless_runs} of ${ct.runs}`, ct.runs > 1 ? "every keyed task passed, every check held" : "", ct.flawless_runs === ct.runs && ct.runs > 0 ? "good" : "bad"),
-    tile(
-      "dollars wrong",
-      money(r, ct.dollars_wrong_total_cents),
-      ct.dollars_wrong_per_run.map((c, i) => `run ${r.runs[i].index}: ${money(r, c)}`).join(" · "),
-      ct.dollars_wrong_total_cents === 0 ? "good" : "bad",
-    ),
+    gradesMoney(r)
+      ? tile(
+          "dollars wrong",
+          money(r, ct.dollars_wrong_total_cents),
+          ct.dollars_wrong_per_run.map((c, i) => `run ${r.runs[i].index}: ${money(r, c)}`).join(" · "),
+          ct.dollars_wrong_total_cents === 0 ? "good" : "bad",
+        )
+      : "",
     first ? tile("pass^1", pct(first.value), `95% interval ${intervalText(first)}`, "") : tile("pass^1", "—", "no keyed task ran", ""),
     at && at.k > 1 ? tile(`pass^${at.k}`, pct(at.value), `95% interval ${intervalText(at)}`, "") : "",
     tile(
@@ -76,7 +81,7 @@ function crashTest(r: Results): string {
   ].join("");
   const worst = ct.worst_task
     ? `<div class="worst"><h3>Worst task: ${esc(ct.worst_task.id)} <span class="subject">${esc(ct.worst_task.subject)}</span></h3>` +
-      `<p>${pct(ct.worst_task.accuracy)} of runs passed · ${esc(money(r, ct.worst_task.dollars_wrong_cents))} wrong · ${ct.worst_task.verdicts.map((v) => chip(v, true)).join(" ")}</p>` +
+      `<p>${pct(ct.worst_task.accuracy)} of runs passed · ${gradesMoney(r) ? `${esc(money(r, ct.worst_task.dollars_wrong_cents))} wrong · ` : ""}${ct.worst_task.verdicts.map((v) => chip(v, true)).join(" ")}</p>` +
       `<p class="label">replay it once</p><pre class="cmd">${esc(ct.worst_task.replay)}</pre></div>`
     : "";
   const flaky = verdictsHtml(r);
@@ -116,7 +121,7 @@ function failureId(run: number, position: number): string {
 function grid(r: Results): string {
   const ct = r.crash_test;
   const at = passHatAtK(r);
-  const head = `<tr><th>task</th><th class="subject-col">subject</th>${r.runs.map((run) => `<th class="run">run ${run.index}${run.flawless ? "" : ' <span class="mark" title="not flawless">!</span>'}</th>`).join("")}<th>passed</th><th>accuracy (95%)</th><th>${at ? `pass^${at.k}` : "pass^k"}</th><th>wrong</th></tr>`;
+  const head = `<tr><th>task</th><th class="subject-col">subject</th>${r.runs.map((run) => `<th class="run">run ${run.index}${run.flawless ? "" : ' <span class="mark" title="not flawless">!</span>'}</th>`).join("")}<th>passed</th><th>accuracy (95%)</th><th>${at ? `pass^${at.k}` : "pass^k"}</th>${gradesMoney(r) ? "<th>wrong</th>" : ""}</tr>`;
   const rows = ct.tasks.map((t) => {
     const item = r.tasks.items.find((i) => i.position === t.position)!;
     const cells = r.runs.map((run) => {
@@ -133,7 +138,7 @@ function grid(r: Results): string {
       `<tr class="${t.keyed ? "keyed" : "policy"}"><td class="id">${esc(t.id)}${t.flaky ? ' <span class="tag">flaky</span>' : ""}</td><td class="subject-col">${esc(item.subject)}${item.expected ? `<div class="expected">${esc(item.expected)}</div>` : '<div class="expected">policy-only</div>'}</td>` +
       cells.join("") +
       `<td class="num">${t.keyed ? `${t.passed}/${t.trials}` : "—"}</td><td class="num">${t.keyed ? `${pct(t.accuracy)} <span class="iv">${intervalText(t.interval)}</span>` : "—"}</td>` +
-      `<td class="num">${k ? pct(k.value) : "—"}</td><td class="num">${t.dollars_wrong_cents > 0 ? esc(money(r, t.dollars_wrong_cents)) : "—"}</td></tr>`
+      `<td class="num">${k ? pct(k.value) : "—"}</td>${gradesMoney(r) ? `<td class="num">${t.dollars_wrong_cents > 0 ? esc(money(r, t.dollars_wrong_cents)) : "—"}</td>` : ""}</tr>`
     );
   });
   return `<section id="grid"><h2>Tasks × runs</h2><p class="hint">✓ passed · a word names the failure · • policy-only (no key) · error: infrastructure · click a failure for its evidence</p><div class="scroll"><table class="grid">${head}${rows.join("")}</table></div></section>`;
@@ -142,9 +147,9 @@ function grid(r: Results): string {
 function trapClasses(r: Results): string {
   const rows = r.crash_test.by_trap_class.map(
     (c) =>
-      `<tr><td>${esc(c.trap_class)}</td><td class="num">${c.tasks}</td><td class="num">${c.passed}/${c.trials}</td><td class="num">${pct(c.accuracy)}</td><td class="num">${intervalText(c.interval)}</td><td class="num">${c.dollars_wrong_cents > 0 ? esc(money(r, c.dollars_wrong_cents)) : "—"}</td></tr>`,
+      `<tr><td>${esc(c.trap_class)}</td><td class="num">${c.tasks}</td><td class="num">${c.passed}/${c.trials}</td><td class="num">${pct(c.accuracy)}</td><td class="num">${intervalText(c.interval)}</td>${gradesMoney(r) ? `<td class="num">${c.dollars_wrong_cents > 0 ? esc(money(r, c.dollars_wrong_cents)) : "—"}</td>` : ""}</tr>`,
   );
-  const body = rows.length > 0 ? `<table class="classes"><tr><th>trap class</th><th>tasks</th><th>passed</th><th>accuracy</th><th>95% interval</th><th>wrong</th></tr>${rows.join("")}</table>` : `<p class="hint">No keyed task.</p>`;
+  const body = rows.length > 0 ? `<table class="classes"><tr><th>trap class</th><th>tasks</th><th>passed</th><th>accuracy</th><th>95% interval</th>${gradesMoney(r) ? "<th>wrong</th>" : ""}</tr>${rows.join("")}</table>` : `<p class="hint">No keyed task.</p>`;
   const curve = trapClassSvg(r.crash_test.by_trap_class);
   const figure = curve ? `<figure class="curve-figure">${curve}<figcaption class="hint">pass rate by trap class, 95% Wilson interval as whiskers</figcaption></figure>` : "";
   return `<section id="trap-classes"><h2>By trap class</h2>${body}${figure}</section>`;

@@ -232,3 +232,23 @@ describe("trapClassSvg (the pass-rate curve across a family's tiers)", () => {
     expect(renderHtml(results)).toBe(html);
   });
 });
+
+describe("the HTML report's money, by kind", () => {
+  const invocation = syntheticInput().invocation;
+  const account = renderHtml(buildResults(syntheticInput()));
+  const tools = renderHtml(buildResults(syntheticInput({ invocation: { ...invocation, command: ["tools", "run"], source_flags: ["--config", "worlds/tools.yaml"] } })));
+  const evals = renderHtml(buildResults(syntheticInput({ invocation: { ...invocation, command: ["evals", "run"], source_flags: ["benchmark.json"] } })));
+
+  it("shows dollars wrong and the wrong columns where money is graded (an account run)", () => {
+    expect(account).toContain('<div class="label">dollars wrong</div>');
+    expect(account).toContain("<th>wrong</th>");
+  });
+
+  it("shows no money in a tools or an evals run: no tile, no wrong column, no amount on the worst task", () => {
+    for (const html of [tools, evals]) {
+      expect(html).not.toContain('<div class="label">dollars wrong</div>');
+      expect(html).not.toContain("<th>wrong</th>");
+      expect(html).not.toMatch(/of runs passed · \$[\d.,]+ wrong/);
+    }
+  });
+});
